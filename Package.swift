@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency direction (see ../shared/design.md): executables → Exhibits → {Raster, Dynamics,
+// Gestures, Sensors, Platform} → Geometry. C shims are used by Raster (FreeType, PNG) and by
+// Platform/Sensors through the Syscalls seam only.
+let optimize: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+
+let package = Package(
+    name: "MotionKiosk",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "motionkiosk", targets: ["motionkiosk"]),
+        .executable(name: "motionkiosk-bench", targets: ["motionkiosk-bench"]),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; apt names them for a fresh machine.
+        .systemLibrary(name: "CDRM", path: "Sources/CShims/CDRM", pkgConfig: "libdrm",
+                       providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CInput", path: "Sources/CShims/CInput", pkgConfig: "libinput",
+                       providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CShims/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CShims/CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+        // Anchors for the benchmark only: never linked into the kiosk.
+        .systemLibrary(name: "CCairo", path: "Sources/CShims/CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
+
+        .target(name: "CSystem", path: "Sources/CShims/CSystem"),
+
+        .target(name: "Geometry", swiftSettings: optimize),
+        .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
+        .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CPNG"], swiftSettings: optimize),
+        .target(name: "Dynamics", dependencies: ["Geometry"], swiftSettings: optimize),
+        .target(name: "Gestures", dependencies: ["Geometry"]),
+        .target(name: "Trace", dependencies: ["Geometry"]),
+        .target(name: "Sensors", dependencies: ["Geometry", "Syscalls"]),
+        .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "CDRM", "CInput", "CPNG"]),
+
+        .executableTarget(name: "motionkiosk",
+                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform"]),
+        .executableTarget(name: "motionkiosk-bench",
+                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo"],
+                          swiftSettings: optimize),
+
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"]),
+        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry"]),
+    ]
+)

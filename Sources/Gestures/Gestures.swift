@@ -1,0 +1,2 @@
+// Gestures: touch model and UIKit-style gesture recognizers.
+import Geometry

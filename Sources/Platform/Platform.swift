@@ -1,0 +1,2 @@
+// Platform: displays (DRM/KMS, virtual panel), input (libinput), the main loop.
+import Geometry

@@ -1,0 +1,2 @@
+// Sensors: accelerometers (IIO, I2C), barometer, filters, shake.
+import Geometry

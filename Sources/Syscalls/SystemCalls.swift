@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystem
+
+/// The one seam through which Platform and Sensors reach the kernel. Production code uses
+/// `LinuxSystem`; tests hand in a fake that implements the same calls (files in a temporary
+/// folder, an SMBus register map, …). Calls that fail throw `SystemError` naming the attempt.
+///
+/// Not for per-pixel or per-sample hot loops: it is an existential by design, crossed once
+/// per syscall.
+public protocol SystemCalls: AnyObject, Sendable {
+    func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32
+    func close(_ fd: Int32)
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int
+    func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int
+    /// `ioctl(fd, request, arg)` with a pointer argument.
+    func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32
+    func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer
+    func munmap(_ address: UnsafeMutableRawPointer, length: Int)
+    /// The whole content of a small file (sysfs attributes, configs); nil if it does not exist.
+    func readSmallFile(_ path: String) throws(SystemError) -> String?
+    func writeSmallFile(_ path: String, _ text: String) throws(SystemError)
+    func listDirectory(_ path: String) -> [String]
+    func fileExists(_ path: String) -> Bool
+}
+
+public extension SystemCalls {
+    func open(_ path: String, flags: Int32) throws(SystemError) -> Int32 { try open(path, flags: flags, mode: 0) }
+}
+
+/// The real kernel.
+public final class LinuxSystem: SystemCalls {
+    public static let shared = LinuxSystem()
+    public init() {}
+
+    public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
+        let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+        if fd < 0 { throw SystemError(errno: Glibc.errno, attempt: "open \(path)") }
+        return fd
+    }
+    public func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if Glibc.errno == EINTR { continue }
+            throw SystemError(errno: Glibc.errno, attempt: "read fd \(fd)")
+        }
+    }
+    public func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = Glibc.write(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if Glibc.errno == EINTR { continue }
+            throw SystemError(errno: Glibc.errno, attempt: "write fd \(fd)")
+        }
+    }
+    public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 {
+        while true {
+            let r = motionkiosk_ioctl(fd, request, arg)
+            if r >= 0 { return r }
+            if Glibc.errno == EINTR { continue }
+            throw SystemError(errno: Glibc.errno, attempt: what)
+        }
+    }
+    public func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
+        guard let p = Glibc.mmap(nil, length, protection, flags, fd, off_t(offset)), p != MAP_FAILED else {
+            throw SystemError(errno: Glibc.errno, attempt: "mmap \(length) bytes of fd \(fd)")
+        }
+        return p
+    }
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { _ = Glibc.munmap(address, length) }
+
+    public func readSmallFile(_ path: String) throws(SystemError) -> String? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if Glibc.errno == ENOENT { return nil }
+            throw SystemError(errno: Glibc.errno, attempt: "open \(path)")
+        }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw SystemError(errno: Glibc.errno, attempt: "read \(path)")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+    public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {
+        let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC)
+        if fd < 0 { throw SystemError(errno: Glibc.errno, attempt: "open \(path) for writing") }
+        defer { Glibc.close(fd) }
+        let bytes = Array(text.utf8)
+        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if n < 0 { throw SystemError(errno: Glibc.errno, attempt: "write '\(text)' to \(path)") }
+    }
+    public func listDirectory(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+    public func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}

@@ -1,0 +1,2 @@
+// Trace: JSON Lines traces of touches and sensor samples.
+import Geometry
