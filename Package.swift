@@ -13,6 +13,9 @@ let package = Package(
         .executable(name: "motionkiosk", targets: ["motionkiosk"]),
         .executable(name: "motionkiosk-bench", targets: ["motionkiosk-bench"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         // C libraries, found through pkg-config; apt names them for a fresh machine.
         .systemLibrary(name: "CDRM", path: "Sources/CShims/CDRM", pkgConfig: "libdrm",
@@ -39,7 +42,8 @@ let package = Package(
         .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "CDRM", "CInput", "CPNG"]),
 
         .executableTarget(name: "motionkiosk",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform"]),
+                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "motionkiosk-bench",
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo"],
                           swiftSettings: optimize),

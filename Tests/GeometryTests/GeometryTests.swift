@@ -62,3 +62,31 @@ import Testing
         #expect(abs(normalizeAngle(-0.5) + 0.5) < 1e-12)
     }
 }
+
+@Suite struct ScreenTransformTests {
+    @Test(arguments: PanelRotation.allCases) func pointRoundTrip(rotation: PanelRotation) {
+        let t = ScreenTransform(portraitWidth: 480, portraitHeight: 800, rotation: rotation)
+        for p in [Vec2(0, 0), Vec2(480, 800), Vec2(12.5, 700.25)] {
+            let back = t.portraitPoint(fromPanel: t.panelPoint(fromPortrait: p))
+            #expect((back - p).length < 1e-9)
+        }
+    }
+    @Test(arguments: PanelRotation.allCases) func pixelAndPointAgree(rotation: PanelRotation) {
+        // The centre of a portrait pixel lands at the centre of the panel pixel that shows it.
+        let t = ScreenTransform(portraitWidth: 6, portraitHeight: 10, rotation: rotation)
+        for y in 0..<10 { for x in 0..<6 {
+            let q = t.panelPoint(fromPortrait: Vec2(Double(x) + 0.5, Double(y) + 0.5))
+            let px = t.panelPixel(fromPortraitX: x, y: y)
+            #expect(Int(q.x) == px.x && Int(q.y) == px.y)
+            #expect(px.x >= 0 && px.x < t.panelWidth && px.y >= 0 && px.y < t.panelHeight)
+        } }
+    }
+    @Test func landscapePanelTurnedClockwise() {
+        // 800×480 panel showing portrait 480×800 turned 90° clockwise: the portrait top edge
+        // runs down the panel's right edge.
+        let t = ScreenTransform(panelWidth: 800, panelHeight: 480, rotation: .r90)
+        #expect(t.portraitWidth == 480 && t.portraitHeight == 800)
+        #expect(t.panelPixel(fromPortraitX: 0, y: 0).x == 799)
+        #expect(t.panelRect(fromPortrait: PixelRect(x: 0, y: 0, width: 480, height: 10)) == PixelRect(x: 790, y: 0, width: 10, height: 480))
+    }
+}
