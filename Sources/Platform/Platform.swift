@@ -1,2 +1,0 @@
-// Platform: displays (DRM/KMS, virtual panel), input (libinput), the main loop.
-import Geometry

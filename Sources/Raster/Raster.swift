@@ -1,2 +1,0 @@
-// Raster: canvas over RAM pixel buffers, anti-aliased shapes, text, PNG, rotate-copy.
-import Geometry
