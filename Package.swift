@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "CSystem", path: "Sources/CShims/CSystem"),
 
         .target(name: "Geometry", swiftSettings: optimize),
+        .target(name: "KioskConfig"),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CPNG"], swiftSettings: optimize),
         .target(name: "Dynamics", dependencies: ["Geometry"], swiftSettings: optimize),
@@ -42,12 +43,13 @@ let package = Package(
         .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "CDRM", "CInput", "CPNG"]),
 
         .executableTarget(name: "motionkiosk",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform",
+                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "motionkiosk-bench",
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo"],
                           swiftSettings: optimize),
 
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"]),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),
