@@ -50,6 +50,7 @@ let package = Package(
                           swiftSettings: optimize),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"]),
+        .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"]),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),
