@@ -43,14 +43,18 @@ let package = Package(
         .target(name: "Sensors", dependencies: ["Geometry", "Syscalls", "Diagnostics"]),
         .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "Diagnostics", "CDRM", "CInput", "CPNG"]),
 
+        .target(name: "Exhibits",
+                dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics"]),
+
         .executableTarget(name: "motionkiosk",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics",
+                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "motionkiosk-bench",
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo"],
                           swiftSettings: optimize),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"]),
+        .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "Geometry"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
         .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
