@@ -57,8 +57,9 @@ public struct ShakeEvent: Equatable, Sendable {
 
 /// Shake detection after Square's seismic: a sample "accelerates" when |a| > threshold;
 /// within a sliding window (0.5 s), once the window spans ≥ 0.25 s, holds ≥ 4 samples and
-/// ≥ 75 % of them accelerate, that is a shake. Then the window is cleared and nothing is
-/// reported for the cool-down, so one shake gives one event.
+/// ≥ 75 % of them accelerate, that is a shake. Then the window is cleared and nothing more
+/// is reported until the device has had no accelerating sample for the cool-down, so one
+/// shake gives one event however long it lasts.
 public struct ShakeDetector: Sendable {
     public var threshold: Double
     public var window: Microseconds
@@ -83,8 +84,12 @@ public struct ShakeDetector: Sendable {
 
     /// Feeds one sample (raw specific force, gravity included, as seismic does).
     public mutating func add(_ s: AccelerationSample) -> ShakeEvent? {
-        if s.time < quietUntil { return nil }
         let isAccelerating = s.vector.lengthSquared > threshold * threshold
+        if s.time < quietUntil {
+            // Still shaking after the event: the same shake, so the quiet time runs on.
+            if isAccelerating { quietUntil = s.time + coolDown }
+            return nil
+        }
         // A sample older than the newest means time went back: start over.
         if let last = times.last, s.time < last { clear() }
         times.append(s.time)

@@ -146,7 +146,7 @@ public final class MotionSensors {
     private var nextBarometerRead: Microseconds = 0
     private var nextRetry: Microseconds?
     private var retryDelay: Microseconds
-    private var lastRescan: Microseconds = .min
+    private var lastRescan: Microseconds?
     private var scratch: [AccelerationSample] = []
 
     public init(configuration: MotionSensorConfiguration, system: SystemCalls = LinuxSystem.shared, clock: Clock,
@@ -174,7 +174,7 @@ public final class MotionSensors {
         } else if needsDevice {
             isFallingBack = true
             self.log.always("motion: no accelerometer found for \(configuration.accelerometer); using fixed down gravity")
-            nextRetry = now + retryDelay
+            scheduleRetry(now: now)
         }
         if configuration.barometer { barometer = openBarometer() }
     }
@@ -236,8 +236,8 @@ public final class MotionSensors {
     /// or missing sensors now, at most once per 250 ms.
     public func rescan() {
         let now = clock.now
-        if now - lastRescan < 250_000 {
-            if isFallingBack || (configuration.barometer && barometer == nil) { nextRetry = lastRescan + 250_000 }
+        if let last = lastRescan, now - last < 250_000 {
+            if isFallingBack || (configuration.barometer && barometer == nil) { nextRetry = last + 250_000 }
             return
         }
         retryDelay = configuration.retryInterval
@@ -272,10 +272,13 @@ public final class MotionSensors {
             barometer = openBarometer()
             if let b = barometer { log.log("barometer found", "motion: barometer: \(b.name)") }
         }
-        if isFallingBack {
-            nextRetry = now + retryDelay
-            retryDelay = min(configuration.maximumRetryInterval, retryDelay * 2)
-        }
+        if isFallingBack { scheduleRetry(now: now) }
+    }
+
+    /// The next look for a lost sensor: 1 s, 2 s, 4 s, … up to the maximum.
+    private func scheduleRetry(now: Microseconds) {
+        nextRetry = now + retryDelay
+        retryDelay = min(configuration.maximumRetryInterval, retryDelay * 2)
     }
 
     private func loseAccelerometer(_ reason: String, now: Microseconds) {
@@ -284,7 +287,7 @@ public final class MotionSensors {
         accelerometer = FixedDownGravity()
         isFallingBack = true
         retryDelay = configuration.retryInterval
-        nextRetry = now + retryDelay
+        scheduleRetry(now: now)
     }
 
     private func readAccelerometer(now: Microseconds, into update: inout MotionUpdate) {
