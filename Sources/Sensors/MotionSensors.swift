@@ -84,6 +84,11 @@ public struct MotionSensorConfiguration: Sendable {
     /// Whether `.auto` probes I2C buses for the userspace-driven chips.
     public var probeI2CInAuto = true
     public var minimumRate = 50.0
+    /// When set, polled IIO reads run on a reader thread stamped by this clock (it must be
+    /// thread-safe: CLOCK_MONOTONIC µs), so drivers that sleep in sysfs reads (st_sensors:
+    /// 2/ODR per axis) cannot stall the frame loop. The kiosk sets it; tests on a virtual
+    /// clock leave it nil and read synchronously.
+    public var backgroundPollingClock: (@Sendable () -> Microseconds)?
     /// Gravity low-pass time constant, seconds.
     public var gravityTimeConstant = 0.1
     public var shakeThreshold = 13.0
@@ -401,7 +406,9 @@ public final class MotionSensors {
             note("\(device.description) has no buffer; polling sysfs instead")
         }
         do {
-            return try IIOPolledAccelerometer(device: device, system: system, minimumRate: configuration.minimumRate, log: log)
+            let polled = try IIOPolledAccelerometer(device: device, system: system, minimumRate: configuration.minimumRate, log: log)
+            if let now = configuration.backgroundPollingClock { return BackgroundPolledSource(polled, now: now) }
+            return polled
         } catch {
             note("\(device.description) unusable: \(error)")
             return nil
@@ -469,7 +476,7 @@ public final class MotionSensors {
         if isFallingBack {
             lines.append("accelerometer: none usable — fixed down gravity in use")
         } else if !(accelerometer is IIOPolledAccelerometer || accelerometer is IIOBufferedAccelerometer
-                    || accelerometer is I2CAccelerometer) {
+                    || accelerometer is I2CAccelerometer || accelerometer is BackgroundPolledSource) {
             lines.append("accelerometer: \(accelerometer.name) in use")
         }
         lines.append("accelerometer axes: board mount \(configuration.board), panel rotation \(configuration.rotation)°")

@@ -86,7 +86,9 @@ struct SensorsCommand: ParsableCommand {
 
     func run() throws {
         let clock = MonotonicClock()
-        let sensors = MotionSensors(configuration: try motionConfiguration(), clock: clock)
+        var config = try motionConfiguration()
+        config.backgroundPollingClock = { clock.now }
+        let sensors = MotionSensors(configuration: config, clock: clock)
         defer { sensors.close() }
         stopRequested = 0
         signal(SIGINT, requestStop)
@@ -147,7 +149,7 @@ nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 private func requestStop(_: Int32) { stopRequested = 1 }
 
 /// CLOCK_MONOTONIC in µs.
-private final class MonotonicClock: Clock {
+private final class MonotonicClock: Clock, Sendable {
     var now: Microseconds {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -156,7 +158,7 @@ private final class MonotonicClock: Clock {
 }
 
 private func f3(_ v: Double) -> String {
-    let r = (v * 1000).rounded() / 1000
+    let r = (v * 1000).rounded() / 1000 + 0.0  // + 0.0: no "-0.0"
     return "\(r)"
 }
 private func seconds3(_ us: Microseconds) -> String { f3(Double(us) / 1_000_000) }
