@@ -83,7 +83,11 @@ public struct MotionSensorConfiguration: Sendable {
     public var i2cDevRoot = "/dev"
     /// Whether `.auto` probes I2C buses for the userspace-driven chips.
     public var probeI2CInAuto = true
+    /// Sampling frequency to ask of buffered IIO devices (at least; the next offered rate).
     public var minimumRate = 50.0
+    /// Sampling frequency to ask of polled IIO devices: higher, because st_sensors sleep
+    /// 2/ODR in every sysfs read (see `IIOPolledAccelerometer`).
+    public var polledDeviceRate = 200.0
     /// When set, polled IIO reads run on a reader thread stamped by this clock (it must be
     /// thread-safe: CLOCK_MONOTONIC µs), so drivers that sleep in sysfs reads (st_sensors:
     /// 2/ODR per axis) cannot stall the frame loop. The kiosk sets it; tests on a virtual
@@ -406,7 +410,8 @@ public final class MotionSensors {
             note("\(device.description) has no buffer; polling sysfs instead")
         }
         do {
-            let polled = try IIOPolledAccelerometer(device: device, system: system, minimumRate: configuration.minimumRate, log: log)
+            let polled = try IIOPolledAccelerometer(device: device, system: system,
+                                                    deviceRate: max(configuration.minimumRate, configuration.polledDeviceRate), log: log)
             if let now = configuration.backgroundPollingClock { return BackgroundPolledSource(polled, now: now) }
             return polled
         } catch {

@@ -42,18 +42,22 @@ final class TempTree {
         try! FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
     }
 
-    /// An IIO accelerometer laid out as the kernel's st_accel driver lays out a LIS3DH
-    /// (polled attributes; `buffered` adds scan_elements, buffer/ and a trigger).
+    /// An IIO accelerometer laid out as the kernel's st_accel driver lays out a LIS3DH:
+    /// per-axis scale (info_mask_separate) printed as INT_PLUS_MICRO, a device-wide
+    /// mount_matrix (IIO_SHARED_BY_ALL), the lis3dh ODR list; `buffered` adds
+    /// scan_elements (le:s12/16>>4, soft timestamp at index 3), buffer/ and, when the chip
+    /// has an IRQ, a trigger.
     func addLIS3DH(id: String = "iio:device0", raw: (Int, Int, Int), buffered: Bool = false, withTrigger: Bool = true) {
         let d = "sys/\(id)/"
         write(d + "name", "lis3dh\n")
         write(d + "in_accel_x_raw", "\(raw.0)\n")
         write(d + "in_accel_y_raw", "\(raw.1)\n")
         write(d + "in_accel_z_raw", "\(raw.2)\n")
-        write(d + "in_accel_scale", "0.009806650\n")
+        for axis in ["x", "y", "z"] { write(d + "in_accel_\(axis)_scale", "0.009806\n") }
         write(d + "in_accel_scale_available", "0.009806 0.019613 0.039226 0.117680\n")
+        write(d + "mount_matrix", "1, 0, 0; 0, 1, 0; 0, 0, 1\n")
         write(d + "sampling_frequency", "1\n")
-        write(d + "sampling_frequency_available", "1 10 25 50 100 200 400 1600 5000 \n")
+        write(d + "sampling_frequency_available", "1 10 25 50 100 200 400 1600 \n")
         if buffered {
             for (i, axis) in ["x", "y", "z"].enumerated() {
                 write(d + "scan_elements/in_accel_\(axis)_en", "0\n")
@@ -264,3 +268,6 @@ func lis3dhScan(_ x: Int16, _ y: Int16, _ z: Int16, timestampNanoseconds: Int64)
     for i in 0..<8 { b.append(UInt8((t >> (8 * UInt64(i))) & 0xFF)) }
     return b
 }
+
+/// The kernel's LIS3DH scale at ±2 g as sysfs prints it (IIO_VAL_INT_PLUS_MICRO).
+let lis3dhKernelScale = 0.009806
