@@ -101,7 +101,9 @@ public struct IIOAccelCalibration: Sendable, Equatable {
     }
 
     /// Reads scale (per axis, else shared `in_accel_scale`, else 1 for `_input` channels),
-    /// offset (absent = 0) and mount matrix (`mount_matrix` or `in_accel_mount_matrix`).
+    /// offset (absent = 0) and mount matrix: `in_accel_mount_matrix` (shared by type),
+    /// `in_mount_matrix` (by direction: bmc150, inv_mpu6050) or `mount_matrix` (by all:
+    /// st_accel), the most specific first.
     static func read(directory dir: String, system: SystemCalls) throws(IIOSetupError) -> IIOAccelCalibration {
         func number(_ file: String) throws(IIOSetupError) -> Double? {
             let text: String?
@@ -124,7 +126,7 @@ public struct IIOAccelCalibration: Sendable, Equatable {
             offset.append(try number("in_accel_\(axis)_offset") ?? sharedOffset)
         }
         var mount = Matrix3.identity
-        for file in ["in_accel_mount_matrix", "mount_matrix"] {
+        for file in ["in_accel_mount_matrix", "in_mount_matrix", "mount_matrix"] {
             let text: String?
             do { text = try system.readSmallFile(dir + "/" + file) } catch { throw .read(error.description) }
             if let t = text {

@@ -32,15 +32,22 @@ public enum I2CDevNumbers {
     public static let smbusDataSize = 34
 }
 
-/// `struct i2c_smbus_ioctl_data` as the kernel lays it out on 64-bit and 32-bit Linux:
-/// u8 read_write, u8 command, u32 size, then a pointer to the data union.
-public struct I2CSMBusIoctlData {
-    public var readWrite: UInt8
-    public var command: UInt8
-    public var size: UInt32
-    public var data: UnsafeMutablePointer<UInt8>?
-    public init(readWrite: UInt8, command: UInt8, size: UInt32, data: UnsafeMutablePointer<UInt8>?) {
-        self.readWrite = readWrite; self.command = command; self.size = size; self.data = data
+/// Lays out `struct i2c_smbus_ioctl_data` byte by byte, as the kernel reads it on 64-bit
+/// and 32-bit Linux alike: u8 read_write at 0, u8 command at 1, u32 size at 4, then the
+/// pointer to the data union at 8. (A Swift struct's layout is not promised to match C's.)
+public enum I2CSMBusIoctlData {
+    public static let byteCount = 8 + MemoryLayout<UnsafeMutableRawPointer>.size
+
+    public static func withRequest<R>(readWrite: UInt8, command: UInt8, size: UInt32, data: UnsafeMutablePointer<UInt8>,
+                                      _ body: (UnsafeMutableRawPointer) throws(SystemError) -> R) throws(SystemError) -> R {
+        let request = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: MemoryLayout<UnsafeMutableRawPointer>.alignment)
+        defer { request.deallocate() }
+        request.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        request.storeBytes(of: readWrite, toByteOffset: 0, as: UInt8.self)
+        request.storeBytes(of: command, toByteOffset: 1, as: UInt8.self)
+        request.storeBytes(of: size, toByteOffset: 4, as: UInt32.self)
+        request.storeBytes(of: UnsafeMutableRawPointer(data), toByteOffset: 8, as: UnsafeMutableRawPointer.self)
+        return try body(request)
     }
 }
 
@@ -75,12 +82,11 @@ public final class LinuxI2CBus: I2CBus {
     private func transfer(address: UInt8, readWrite: UInt8, register: UInt8, size: UInt32,
                           data: UnsafeMutablePointer<UInt8>, what: String) throws(SystemError) {
         try select(address)
-        var request = I2CSMBusIoctlData(readWrite: readWrite, command: register, size: size, data: data)
         let attempt = "I2C_SMBUS \(what) 0x\(hex(address)) reg 0x\(hex(register)) on \(path)"
-        do {
-            _ = try withUnsafeMutablePointer(to: &request) { (p) throws(SystemError) -> Int32 in
-                try system.ioctl(fd, I2CDevNumbers.I2C_SMBUS, UnsafeMutableRawPointer(p), what: attempt)
-            }
+        let fd = self.fd, system = self.system
+        _ = try I2CSMBusIoctlData.withRequest(readWrite: readWrite, command: register, size: size, data: data) {
+            (request) throws(SystemError) -> Int32 in
+            try system.ioctl(fd, I2CDevNumbers.I2C_SMBUS, request, what: attempt)
         }
     }
 

@@ -135,7 +135,10 @@ import Syscalls
         tree.write(dir + "mount_matrix", "0, 1, 0; -1, 0, 0; 0, 0, 1\n")
         #expect(near(try reading(), Vec3(-47.5, -55, 0)))
 
-        // in_accel_mount_matrix is preferred over the device-wide one.
+        // in_mount_matrix (shared by direction) beats the device-wide one…
+        tree.write(dir + "in_mount_matrix", "1, 0, 0; 0, 1, 0; 0, 0, -1\n")
+        #expect(near(try reading(), Vec3(55, -47.5, 0)))
+        // …and in_accel_mount_matrix beats both.
         tree.write(dir + "in_accel_mount_matrix", "-1, 0, 0; 0, -1, 0; 0, 0, 1\n")
         #expect(near(try reading(), Vec3(-55, 47.5, 0)))
 
