@@ -85,8 +85,7 @@ public struct AltitudeEstimator: Sendable {
         referenceKilopascals = p0
         let h = AltitudeEstimator.altitude(kilopascals: s.kilopascals, reference: p0)
         if let a = altitude, let t0 = lastTime, s.time >= t0 {
-            let dt = Double(s.time - t0) / 1_000_000
-            let alpha = timeConstant + dt > 0 ? timeConstant / (timeConstant + dt) : 0
+            let alpha = lowPassWeight(timeConstant: timeConstant, from: t0, to: s.time)
             altitude = alpha * a + (1 - alpha) * h
         } else {
             altitude = h

@@ -20,10 +20,8 @@ public struct GravityFilter: Sendable {
     @discardableResult
     public mutating func add(_ s: AccelerationSample) -> Vec3 {
         if let g = gravity, let t0 = lastTime, s.time >= t0 {
-            let dt = Double(s.time - t0) / 1_000_000
-            let alpha = timeConstant + dt > 0 ? timeConstant / (timeConstant + dt) : 0
-            let next = g * alpha + s.vector * (1 - alpha)
-            gravity = next
+            let alpha = lowPassWeight(timeConstant: timeConstant, from: t0, to: s.time)
+            gravity = g * alpha + s.vector * (1 - alpha)
         } else {
             gravity = s.vector
         }
@@ -38,6 +36,13 @@ public struct GravityFilter: Sendable {
         lastTime = s.time
         linearAcceleration = .zero
     }
+}
+
+/// The weight α = τ/(τ+dt) a first-order low-pass gives its previous output, dt taken
+/// from sample timestamps (µs) so the filter behaves the same at any rate or with gaps.
+@inlinable func lowPassWeight(timeConstant: Double, from t0: Microseconds, to t1: Microseconds) -> Double {
+    let dt = Double(t1 - t0) / 1_000_000
+    return timeConstant + dt > 0 ? timeConstant / (timeConstant + dt) : 0
 }
 
 /// Tilt → the dynamics world's gravity (design.md): the screen-plane component of the

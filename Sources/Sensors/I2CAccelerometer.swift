@@ -168,8 +168,3 @@ public final class I2CAccelerometer: AccelerationSource {
         bus.close()
     }
 }
-
-func hexByte(_ v: UInt8) -> String {
-    let s = String(v, radix: 16, uppercase: true)
-    return s.count == 1 ? "0" + s : s
-}

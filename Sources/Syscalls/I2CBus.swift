@@ -73,16 +73,16 @@ public final class LinuxI2CBus: I2CBus {
 
     private func select(_ address: UInt8) throws(SystemError) {
         if selectedAddress == address { return }
-        guard fd >= 0 else { throw SystemError(errno: EBADF, attempt: "I2C_SLAVE 0x\(hex(address)) on closed \(path)") }
+        guard fd >= 0 else { throw SystemError(errno: EBADF, attempt: "I2C_SLAVE 0x\(hexByte(address)) on closed \(path)") }
         _ = try system.ioctl(fd, I2CDevNumbers.I2C_SLAVE, UnsafeMutableRawPointer(bitPattern: UInt(address)),
-                             what: "I2C_SLAVE 0x\(hex(address)) on \(path)")
+                             what: "I2C_SLAVE 0x\(hexByte(address)) on \(path)")
         selectedAddress = address
     }
 
     private func transfer(address: UInt8, readWrite: UInt8, register: UInt8, size: UInt32,
                           data: UnsafeMutablePointer<UInt8>, what: String) throws(SystemError) {
         try select(address)
-        let attempt = "I2C_SMBUS \(what) 0x\(hex(address)) reg 0x\(hex(register)) on \(path)"
+        let attempt = "I2C_SMBUS \(what) 0x\(hexByte(address)) reg 0x\(hexByte(register)) on \(path)"
         let fd = self.fd, system = self.system
         _ = try I2CSMBusIoctlData.withRequest(readWrite: readWrite, command: register, size: size, data: data) {
             (request) throws(SystemError) -> Int32 in
@@ -118,13 +118,14 @@ public final class LinuxI2CBus: I2CBus {
         }
         let got = Int(union[0])
         if got < count {
-            throw SystemError(errno: EIO, attempt: "I2C_SMBUS read block 0x\(hex(address)) reg 0x\(hex(register)) on \(path): \(got) of \(count) bytes")
+            throw SystemError(errno: EIO, attempt: "I2C_SMBUS read block 0x\(hexByte(address)) reg 0x\(hexByte(register)) on \(path): \(got) of \(count) bytes")
         }
         return Array(union[1...count])
     }
 }
 
-@inline(__always) func hex(_ v: UInt8) -> String {
+/// Two upper-case hex digits: register and address numbers in messages ("0x0F").
+public func hexByte(_ v: UInt8) -> String {
     let s = String(v, radix: 16, uppercase: true)
     return s.count == 1 ? "0" + s : s
 }
