@@ -156,6 +156,9 @@ public final class MotionSensors {
     private var nextRetry: Microseconds?
     private var retryDelay: Microseconds
     private var lastRescan: Microseconds?
+    /// A barometer that was there and went away is looked for again on the retry schedule
+    /// (one never seen is looked for only on `rescan`).
+    private var barometerLost = false
     private var scratch: [AccelerationSample] = []
 
     public init(configuration: MotionSensorConfiguration, system: SystemCalls = LinuxSystem.shared, clock: Clock,
@@ -279,9 +282,13 @@ public final class MotionSensors {
         }
         if configuration.barometer && barometer == nil {
             barometer = openBarometer()
-            if let b = barometer { log.log("barometer found", "motion: barometer: \(b.name)") }
+            if let b = barometer {
+                log.always("motion: barometer \(barometerLost ? "back" : "found"): \(b.name)")
+                barometerLost = false
+                nextBarometerRead = now
+            }
         }
-        if isFallingBack { scheduleRetry(now: now) }
+        if isFallingBack || barometerLost { scheduleRetry(now: now) }
     }
 
     /// The next look for a lost sensor: 1 s, 2 s, 4 s, … up to the maximum.
@@ -360,7 +367,11 @@ public final class MotionSensors {
             case .gone(let why):
                 log.always("motion: barometer \(b.name) went away (\(why))")
                 barometer = nil
-                if nextRetry == nil { nextRetry = now + retryDelay }
+                barometerLost = true
+                if nextRetry == nil {
+                    retryDelay = configuration.retryInterval
+                    scheduleRetry(now: now)
+                }
             case .failed(let why):
                 log.log("barometer read error", "motion: reading \(b.name) failed: \(why)")
             }

@@ -50,6 +50,32 @@ import Geometry
         #expect(sensors.nextDeadline == clock.now + 100_000)
     }
 
+    @Test func barometerGoesAwayAndComesBack() {
+        let tree = TempTree()
+        var config = configuration(tree)
+        config.accelerometer = .fixedDown
+        tree.write("sys/iio:device1/name", "bmp280\n")
+        tree.write("sys/iio:device1/in_pressure_input", "100.0\n")
+        let clock = VirtualClock(start: 0)
+        let lines = LogLines()
+        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: lines.log(clock: clock))
+        sensors.service()
+        tree.remove("sys/iio:device1")
+        clock.advance(by: 100_000)
+        sensors.service()
+        #expect(sensors.barometer == nil)
+        #expect(lines.lines.filter { $0.contains("barometer") && $0.contains("went away") }.count == 1)
+        #expect(sensors.altitude == 0)  // the last altitude stays
+        #expect(sensors.nextDeadline == clock.now + 1_000_000)
+        tree.write("sys/iio:device1/name", "bmp280\n")
+        tree.write("sys/iio:device1/in_pressure_input", "100.0\n")
+        clock.advance(by: 1_000_000)
+        sensors.service()
+        #expect(sensors.barometer != nil)
+        #expect(lines.lines.contains { $0.contains("barometer back") })
+        #expect(sensors.nextDeadline == clock.now + 100_000)  // no more retries, reads at 10 Hz
+    }
+
     @Test func rawPressureWithScale() throws {
         let tree = TempTree()
         tree.write("sys/iio:device0/name", "odd\n")
