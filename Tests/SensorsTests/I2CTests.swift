@@ -122,6 +122,18 @@ import Syscalls
         #expect(update.samples.count == 1)
     }
 
+    @Test func notAnI2CDeviceIsAClearError() throws {
+        // The real kernel: /dev/null refuses I2C_SLAVE with ENOTTY.
+        let bus = try LinuxI2CBus(path: "/dev/null", system: LinuxSystem())
+        #expect {
+            _ = try bus.readByte(address: 0x18, register: 0x0F)
+        } throws: { error in
+            (error as? SystemError) == SystemError(errno: ENOTTY, attempt: "I2C_SLAVE 0x18 on /dev/null")
+        }
+        bus.close()
+        #expect(throws: SystemError.self) { _ = try LinuxI2CBus(path: "/dev/i2c-does-not-exist", system: LinuxSystem()) }
+    }
+
     @Test func smbusIoctlGoesThroughTheSeam() throws {
         let tree = TempTree()
         tree.write("dev/i2c-7", "")
