@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "CSystem", path: "Sources/CShims/CSystem"),
 
         .target(name: "Geometry", swiftSettings: optimize),
-        .target(name: "KioskConfig"),
+        .target(name: "KioskConfig", dependencies: ["Sensors"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CPNG"], swiftSettings: optimize),
@@ -53,7 +53,7 @@ let package = Package(
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo"],
                           swiftSettings: optimize),
 
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors"]),
         .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "Geometry"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
         .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),

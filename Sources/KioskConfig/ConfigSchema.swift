@@ -1,3 +1,5 @@
+import Sensors
+
 /// One error in a configuration file, naming the file, line and key.
 public struct ConfigError: Error, Equatable, CustomStringConvertible, Sendable {
     public var file: String
@@ -85,7 +87,7 @@ enum ConfigSchema {
         },
         ConfigKey(table: "sensors", name: "chip", doc: "auto | adxl345 | mpu6050 | lis3dh (userspace I2C driver).",
                   defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.chip = try choice(v) },
-        ConfigKey(table: "sensors", name: "mount", doc: "How the sensor board sits relative to the screen, seen from the front: " + MountOrientation.allCases.map(\.rawValue).joined(separator: " | ") + ", or a 3x3 matrix [[a,b,c],[d,e,f],[g,h,i]] with screen = M · sensor.",
+        ConfigKey(table: "sensors", name: "mount", doc: "How the sensor board sits relative to the panel, seen from the front: " + BoardMount.names.joined(separator: " | ") + " (turned clockwise; back = chip facing away), or a 3x3 matrix [[a,b,c],[d,e,f],[g,h,i]] with panel = M · sensor (x right, y up, z out of the glass).",
                   defaultText: "\"normal\"") { c, v throws(ValueProblem) in c.sensors.mount = try mount(v) },
         ConfigKey(table: "sensors", name: "gravity_time_constant_ms", doc: "Low-pass time constant separating gravity from hand movement.",
                   defaultText: "100") { c, v throws(ValueProblem) in c.sensors.gravityTimeConstantMilliseconds = try number(v, 1...10_000) },
@@ -188,23 +190,26 @@ enum ConfigSchema {
         }
         return .init(width: sz.width, height: sz.height, refresh: refresh)
     }
-    static func mount(_ v: TOMLValue) throws(ValueProblem) -> [Double] {
-        if case .string = v {
-            let m: MountOrientation = try choice(v)
-            return m.matrix
+    static func mount(_ v: TOMLValue) throws(ValueProblem) -> BoardMount {
+        if case .string(let name) = v {
+            if let m = BoardMount(name), BoardMount.names.contains(name.lowercased()) { return m }
+            var message = "'\(name)' is not one of " + BoardMount.names.joined(separator: ", ")
+            if let near = nearest(name, in: BoardMount.names) { message += "; did you mean '\(near)'?" }
+            throw ValueProblem(message: message)
         }
         guard case .array(let rows) = v, rows.count == 3 else {
             throw ValueProblem(message: "expected a named mount or a 3x3 matrix [[a,b,c],[d,e,f],[g,h,i]]")
         }
-        var out: [Double] = []
+        var cells: [String] = []
         for row in rows {
-            guard case .array(let cells) = row, cells.count == 3 else { throw ValueProblem(message: "each matrix row needs 3 numbers") }
-            for cell in cells { out.append(try number(cell, -1000...1000)) }
+            guard case .array(let items) = row, items.count == 3 else { throw ValueProblem(message: "each matrix row needs 3 numbers") }
+            cells.append(try items.map { item throws(ValueProblem) in String(try number(item, -1000...1000)) }.joined(separator: ", "))
         }
         // A mount only turns or mirrors axes; a singular matrix would throw tilt away.
-        let det = out[0] * (out[4] * out[8] - out[5] * out[7]) - out[1] * (out[3] * out[8] - out[5] * out[6]) + out[2] * (out[3] * out[7] - out[4] * out[6])
-        if abs(det) < 1e-6 { throw ValueProblem(message: "matrix is singular (determinant 0): it would lose an axis") }
-        return out
+        guard let m = BoardMount(cells.joined(separator: "; ")) else {
+            throw ValueProblem(message: "matrix is singular (determinant 0): it would lose an axis")
+        }
+        return m
     }
     static func exhibitList(_ v: TOMLValue) throws(ValueProblem) -> [ExhibitName] {
         guard case .array(let items) = v else { throw ValueProblem(message: "expected a list like [\"motion-cube\", \"tilt-box\"]") }

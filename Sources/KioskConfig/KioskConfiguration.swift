@@ -1,3 +1,5 @@
+import Sensors
+
 /// Everything a technician can set in /etc/motionkiosk/config.toml. Defaults are what a
 /// freshly installed stand does; `ConfigSchema` documents every key and turns a file into this.
 public struct KioskConfiguration: Equatable, Sendable {
@@ -58,8 +60,8 @@ public struct KioskConfiguration: Equatable, Sendable {
         /// nil: the chips' usual addresses are probed.
         public var i2cAddress: Int? = nil
         public var chip = Chip.auto
-        /// Board mount: maps the sensor's axes to the screen's, row-major 3×3.
-        public var mount: [Double] = MountOrientation.normal.matrix
+        /// How the sensor board sits relative to the panel (after the IIO mount matrix).
+        public var mount = BoardMount.normal
         public var gravityTimeConstantMilliseconds = 100.0
         /// m/s² above which a sample counts as a jolt (11 light, 13 normal, 15 hard).
         public var shakeThreshold = 13.0
@@ -97,30 +99,4 @@ public enum ExhibitName: String, CaseIterable, Sendable {
     case circleDraw = "circle-draw"
     case gridBlock = "grid-block"
     case commissioning
-}
-
-/// How the accelerometer board is mounted relative to the screen, seen from the front.
-public enum MountOrientation: String, CaseIterable, Sendable {
-    case normal
-    case rotated90 = "rotated-90"
-    case rotated180 = "rotated-180"
-    case rotated270 = "rotated-270"
-    case mirroredX = "mirrored-x"
-    case mirroredY = "mirrored-y"
-    /// Chip on the back of the board, facing away from the visitor.
-    case facingBack = "facing-back"
-
-    /// screen = M · sensor, row-major. "rotated-90": the board is turned a quarter turn
-    /// clockwise, so its x axis points down the screen and its y axis to the screen's right.
-    public var matrix: [Double] {
-        switch self {
-        case .normal: [1, 0, 0, 0, 1, 0, 0, 0, 1]
-        case .rotated90: [0, 1, 0, -1, 0, 0, 0, 0, 1]
-        case .rotated180: [-1, 0, 0, 0, -1, 0, 0, 0, 1]
-        case .rotated270: [0, -1, 0, 1, 0, 0, 0, 0, 1]
-        case .mirroredX: [-1, 0, 0, 0, 1, 0, 0, 0, 1]
-        case .mirroredY: [1, 0, 0, 0, -1, 0, 0, 0, 1]
-        case .facingBack: [-1, 0, 0, 0, 1, 0, 0, 0, -1]
-        }
-    }
 }

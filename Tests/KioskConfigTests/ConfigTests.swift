@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 @testable import KioskConfig
+import Sensors
 
 @Suite struct TOMLParserTests {
     @Test func valuesAndTables() throws {
@@ -95,7 +96,7 @@ import Glibc
         #expect(c.display.rotation == .r90)
         #expect(c.display.format == .rgb565)
         #expect(c.sensors.source == .i2c && c.sensors.i2cBus == 1 && c.sensors.i2cAddress == 0x68)
-        #expect(c.sensors.mount == MountOrientation.rotated90.matrix)
+        #expect(c.sensors.mount == BoardMount("rotate-90"))
         #expect(c.exhibits.order == [.gridBlock, .tiltBox])
         #expect(c.exhibits.locked == .tiltBox)
         #expect(c.exhibits.idleSeconds == 45)
