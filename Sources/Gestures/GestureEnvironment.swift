@@ -254,6 +254,10 @@ public final class GestureEnvironment {
                 let touch = liftedTouches.remove(at: j).touch
                 touch.slot = e.slot
                 activeTouches.append(touch)
+                for r in touch.receivers where r.tracks(touch.id) {
+                    r.lifting.remove(touch.id)
+                    deltas.add(r)
+                }
                 return move(touch, to: e, into: &deltas)
             }
             guard e.position.isFinite else { return }
@@ -274,6 +278,10 @@ public final class GestureEnvironment {
             move(touch, to: e, into: &deltas)
             if liftDebounce > 0 {
                 liftedTouches.append((touch, e.time))
+                for r in touch.receivers where r.tracks(touch.id) {
+                    r.lifting.insert(touch.id)
+                    deltas.add(r)
+                }
             } else {
                 for r in touch.receivers where r.tracks(touch.id) { deltas.add(r, ended: touch.id) }
             }

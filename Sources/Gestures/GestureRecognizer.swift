@@ -88,6 +88,9 @@ public class GestureRecognizer {
     /// Touches this recognizer follows, in the order they went down. During a frame they
     /// include touches lifting in it (at their last position).
     var tracked: [TrackedTouch] = []
+    /// Touches whose "up" is held back by the lift debounce: still down for the recognizer's
+    /// state, but frozen where they were, so geometry (centroids, finger pairs) leaves them out.
+    var lifting: Set<TouchID> = []
     /// Every touch delivered since the last reset: recognizers sharing one conflict.
     var involved: Set<TouchID> = []
     var involvedDevices: Set<Int> = []
@@ -95,8 +98,18 @@ public class GestureRecognizer {
 
     /// Touches currently down on this recognizer.
     public var numberOfTouches: Int { tracked.count }
-    /// The centroid of the touches (after they lift: where they were last).
-    public var location: Vec2 { tracked.isEmpty ? lastLocation : centroid(of: tracked) }
+    /// The centroid of the touches (after they lift: where they were last). A tap reports
+    /// where its fingers were when it was recognized.
+    public var location: Vec2 {
+        if let fixed = fixedLocation { return fixed }
+        return tracked.isEmpty ? lastLocation : centroid(of: tracked)
+    }
+    var fixedLocation: Vec2?
+
+    /// The touches that define positions now: down, not lifting, not lifting in this frame.
+    func geometryTouches(excluding ended: [TouchID] = []) -> [TrackedTouch] {
+        tracked.filter { !lifting.contains($0.id) && !ended.contains($0.id) }
+    }
     /// Position of the `index`-th touch, in the order they went down.
     public func location(ofTouch index: Int) -> Vec2 { tracked[index].position }
 
@@ -167,13 +180,21 @@ public class GestureRecognizer {
         guard let i = tracked.firstIndex(where: { $0.id == id }) else { return }
         tracked[i].position = position
         tracked[i].time = time
+        touchesMovedThisFrame = true
     }
+
+    /// Whether a touch moved in the frame being handled (frames may also just add, lift or
+    /// debounce touches).
+    var touchesMovedThisFrame = false
 
     /// After the frame's touches are applied: run the recognizer's logic (unless it is done
     /// with this gesture), then drop the touches that lifted.
     func finishFrame(added: [TouchID], ended: [TouchID], cancelled: [TouchID], time: Microseconds) {
         let live = !state.isTerminal && !(proposals.first == .failed)
+        for id in ended { lifting.remove(id) }
+        for id in cancelled { lifting.remove(id) }
         if !cancelled.isEmpty {
+            touchesMovedThisFrame = false
             // UIKit: a cancelled touch cancels the whole gesture it is part of.
             tracked.removeAll { cancelled.contains($0.id) || ended.contains($0.id) }
             if live { propose(.cancelled) }
@@ -184,11 +205,13 @@ public class GestureRecognizer {
         if !ended.isEmpty {
             tracked.removeAll { ended.contains($0.id) }
         }
+        touchesMovedThisFrame = false
     }
 
     /// Cancel (if in a gesture) or fail, and let go of every touch.
     func abort() {
         tracked.removeAll()
+        lifting.removeAll()
         if !state.isTerminal { propose(.cancelled) }
     }
 
@@ -196,6 +219,7 @@ public class GestureRecognizer {
         state = .possible
         proposals.removeAll()
         tracked.removeAll()
+        lifting.removeAll()
         involved.removeAll()
         involvedDevices.removeAll()
         resetGesture()

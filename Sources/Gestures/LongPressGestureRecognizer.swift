@@ -34,7 +34,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     override func touchesChanged(added: [TouchID], ended: [TouchID], time: Microseconds) {
         if isRecognizing {
             if !ended.isEmpty { return propose(.ended) }
-            if added.isEmpty { propose(.changed) }
+            if touchesMovedThisFrame { propose(.changed) }
             return
         }
         guard proposals.isEmpty else { return }

@@ -11,8 +11,12 @@ public final class PanGestureRecognizer: GestureRecognizer {
     public var hysteresis = 10.0
     public var action: ((PanGestureRecognizer) -> Void)?
 
+    /// translation = base + centroid(anchor touches) - anchor. The anchor set changes when
+    /// fingers join or leave; a finger that bounces (lift and land within the debounce) is the
+    /// same set, so what it moved meanwhile counts.
     private var base = Vec2.zero
     private var anchor = Vec2.zero
+    private var anchorIDs: [TouchID] = []
     private var current = Vec2.zero
     private var velocityEstimator = VelocityEstimator()
     private var lastTime: Microseconds = 0
@@ -43,43 +47,42 @@ public final class PanGestureRecognizer: GestureRecognizer {
 
     override func touchesChanged(added: [TouchID], ended: [TouchID], time: Microseconds) {
         lastTime = max(lastTime, time)
-        let before = tracked.filter { !added.contains($0.id) }
-        if !before.isEmpty {
-            current = base + (centroid(of: before) - anchor)
+        let anchored = tracked.filter { anchorIDs.contains($0.id) }
+        var moved = false
+        if !anchorIDs.isEmpty, anchored.count == anchorIDs.count {
+            let next = base + (centroid(of: anchored) - anchor)
             // A lift at the last reported position carries no motion: it must not pull the
             // velocity down at 25 Hz, where the lift arrives one poll after the last move.
-            if before.contains(where: { previousPositions[$0.id] != $0.position }) {
+            if next != current {
+                current = next
+                moved = true
                 velocityEstimator.add(current, at: time)
             }
         }
-        let after = tracked.filter { !ended.contains($0.id) }
-        if !added.isEmpty || !ended.isEmpty, !after.isEmpty {
+        let effective = geometryTouches(excluding: ended)
+        let ids = effective.map(\.id)
+        if !ids.isEmpty, ids != anchorIDs {
+            if anchorIDs.isEmpty { velocityEstimator.add(current, at: time) }
             base = current
-            anchor = centroid(of: after)
-            if before.isEmpty { velocityEstimator.add(current, at: time) }
+            anchor = centroid(of: effective)
+            anchorIDs = ids
         }
-        rememberPositions()
 
+        let down = tracked.count - ended.count
         if isRecognizing {
-            if after.count < minimumNumberOfTouches { return propose(.ended) }
-            propose(.changed)
+            if down < minimumNumberOfTouches { return propose(.ended) }
+            if moved { propose(.changed) }
             return
         }
         guard proposals.isEmpty else { return }
-        if after.isEmpty { return propose(.failed) }
-        if after.count > maximumNumberOfTouches { return propose(.failed) }
-        if after.count >= minimumNumberOfTouches, current.length >= hysteresis { propose(.began) }
-    }
-
-    private var previousPositions: [TouchID: Vec2] = [:]
-    private func rememberPositions() {
-        previousPositions.removeAll(keepingCapacity: true)
-        for t in tracked { previousPositions[t.id] = t.position }
+        if down == 0 { return propose(.failed) }
+        if down > maximumNumberOfTouches { return propose(.failed) }
+        if down >= minimumNumberOfTouches, current.length >= hysteresis { propose(.began) }
     }
 
     override func resetGesture() {
         base = .zero; anchor = .zero; current = .zero
+        anchorIDs.removeAll()
         velocityEstimator.reset()
-        previousPositions.removeAll()
     }
 }

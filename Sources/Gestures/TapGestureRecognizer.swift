@@ -20,6 +20,8 @@ public final class TapGestureRecognizer: GestureRecognizer {
     private var liftedInThisTap = false
     private var firstTapLocation: Vec2?
     private var lastUpTime: Microseconds?
+    /// Where each finger of the current tap was last (fingers lift in different frames).
+    private var lastPositions: [(id: TouchID, position: Vec2)] = []
 
     public init(region: Rect? = nil, name: String = "tap", action: ((TapGestureRecognizer) -> Void)? = nil) {
         self.action = action
@@ -41,6 +43,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
     override func touchesChanged(added: [TouchID], ended: [TouchID], time: Microseconds) {
         guard proposals.isEmpty else { return }
         if !added.isEmpty {
+            if tapCount == 0, touchesInThisTap == 0 { fixedLocation = nil }
             if liftedInThisTap || tracked.count > numberOfTouchesRequired { return propose(.failed) }
             if touchesInThisTap == 0 {
                 if let up = lastUpTime, time - up > maximumTapInterval { return propose(.failed) }
@@ -53,16 +56,24 @@ public final class TapGestureRecognizer: GestureRecognizer {
         for t in tracked where t.position.distance(to: t.start) > allowableMovement {
             return propose(.failed)
         }
+        for t in tracked {
+            if let i = lastPositions.firstIndex(where: { $0.id == t.id }) { lastPositions[i].position = t.position } else { lastPositions.append((t.id, t.position)) }
+        }
         guard !ended.isEmpty else { return }
         liftedInThisTap = true
         guard tracked.count == ended.count else { return } // fingers still down
         guard touchesInThisTap == numberOfTouchesRequired else { return propose(.failed) }
         tapCount += 1
-        if firstTapLocation == nil { firstTapLocation = centroid(of: tracked) }
+        var sum = Vec2.zero
+        for entry in lastPositions { sum += entry.position }
+        let tapCentroid = sum / Double(lastPositions.count)
+        lastPositions.removeAll()
+        if firstTapLocation == nil { firstTapLocation = tapCentroid }
         touchesInThisTap = 0
         liftedInThisTap = false
         if tapCount >= numberOfTapsRequired {
             lastUpTime = nil
+            fixedLocation = tapCentroid
             propose(.ended)
         } else {
             lastUpTime = time
@@ -75,5 +86,6 @@ public final class TapGestureRecognizer: GestureRecognizer {
         liftedInThisTap = false
         firstTapLocation = nil
         lastUpTime = nil
+        lastPositions.removeAll()
     }
 }

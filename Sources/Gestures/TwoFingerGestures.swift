@@ -2,14 +2,35 @@ import Geometry
 
 /// The pair of fingers a pinch or a rotation follows: the first two touches that went down.
 /// With one finger left the gesture holds still (as UIKit's do) and resumes, without a jump,
-/// when a second finger lands again; it ends when the last finger lifts.
+/// when a second finger lands again; it ends when the last finger lifts. A finger bouncing
+/// (lift and land within the debounce) leaves the same pair, so its motion meanwhile counts.
 struct FingerPair {
-    /// Vector from the first to the second finger, or nil with fewer than two.
-    static func span(_ touches: [GestureRecognizer.TrackedTouch], excluding: [TouchID] = []) -> Vec2? {
-        let fingers = touches.filter { !excluding.contains($0.id) }
-        guard fingers.count >= 2 else { return nil }
-        return fingers[1].position - fingers[0].position
+    private(set) var ids: [TouchID] = []
+
+    /// Pair members whose lift was being debounced at the end of the last frame: frozen where
+    /// they lifted, so the pair holds still until they land again or are gone.
+    var frozen: Set<TouchID> = []
+
+    /// The span (second finger − first) of the tracked pair, if both are still tracked and
+    /// neither is frozen.
+    func span(in touches: [GestureRecognizer.TrackedTouch]) -> Vec2? {
+        guard ids.count == 2, !frozen.contains(ids[0]), !frozen.contains(ids[1]),
+              let a = touches.first(where: { $0.id == ids[0] }),
+              let b = touches.first(where: { $0.id == ids[1] }) else { return nil }
+        return b.position - a.position
     }
+
+    /// Takes the first two of `touches` as the pair if that is a different pair; returns its
+    /// span when it changed. Fewer than two keeps the old pair (so it can come back).
+    mutating func adopt(_ touches: [GestureRecognizer.TrackedTouch]) -> Vec2? {
+        guard touches.count >= 2 else { return nil }
+        let next = [touches[0].id, touches[1].id]
+        guard next != ids else { return nil }
+        ids = next
+        return touches[1].position - touches[0].position
+    }
+
+    mutating func reset() { ids.removeAll(); frozen.removeAll() }
 }
 
 /// UIKit's UIPinchGestureRecognizer: `scale` is the fingers' distance over their distance when
@@ -20,10 +41,12 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     public var hysteresis = 8.0
     public var action: ((PinchGestureRecognizer) -> Void)?
 
-    private var referenceDistance: Double?
+    private var pair = FingerPair()
+    /// scale = baseScale × distance / referenceDistance.
+    private var referenceDistance = 0.0
     private var baseScale = 1.0
     private var currentScale = 1.0
-    private var startDistance: Double?
+    private var travelled = 0.0
     private var velocityEstimator = VelocityEstimator()
     private var lastTime: Microseconds = 0
 
@@ -49,39 +72,39 @@ public final class PinchGestureRecognizer: GestureRecognizer {
 
     override func touchesChanged(added: [TouchID], ended: [TouchID], time: Microseconds) {
         lastTime = max(lastTime, time)
-        if let span = FingerPair.span(tracked, excluding: added), let reference = referenceDistance, reference > 0 {
-            let distance = span.length
-            let next = baseScale * distance / reference
-            if next != currentScale { currentScale = next; velocityEstimator.add(Vec2(currentScale, 0), at: time) }
-        }
-        if !added.isEmpty || !ended.isEmpty {
-            // Re-anchor on the new pair so the scale carries on from its current value.
-            if let span = FingerPair.span(tracked, excluding: ended), span.length > 0 {
-                referenceDistance = span.length
-                baseScale = currentScale
-                if startDistance == nil { startDistance = span.length }
+        var moved = false
+        if let span = pair.span(in: tracked), referenceDistance > 0 {
+            let next = baseScale * span.length / referenceDistance
+            if next != currentScale {
+                currentScale = next
+                moved = true
                 velocityEstimator.add(Vec2(currentScale, 0), at: time)
-            } else {
-                referenceDistance = nil
             }
+            travelled = max(travelled, abs(span.length - referenceDistance))
         }
-        let remaining = tracked.count - ended.count
+        if let span = pair.adopt(geometryTouches(excluding: ended)) {
+            referenceDistance = span.length
+            baseScale = currentScale
+            travelled = 0
+            velocityEstimator.add(Vec2(currentScale, 0), at: time)
+        }
+        pair.frozen = lifting
+        let down = tracked.count - ended.count
         if isRecognizing {
-            if remaining == 0 { return propose(.ended) }
-            if !ended.isEmpty || !added.isEmpty || referenceDistance == nil { return }
-            return propose(.changed)
+            if down == 0 { return propose(.ended) }
+            if moved { propose(.changed) }
+            return
         }
         guard proposals.isEmpty else { return }
-        if remaining == 0 { return propose(.failed) }
-        if let span = FingerPair.span(tracked, excluding: ended), let start = startDistance, referenceDistance != nil,
-           abs(span.length - start) >= hysteresis {
-            propose(.began)
-        }
+        if down == 0 { return propose(.failed) }
+        if travelled >= hysteresis { propose(.began) }
     }
 
     override func resetGesture() {
-        referenceDistance = nil; startDistance = nil
+        pair.reset()
+        referenceDistance = 0
         baseScale = 1; currentScale = 1
+        travelled = 0
         velocityEstimator.reset()
     }
 }
@@ -95,8 +118,11 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     public var hysteresis = 12.0
     public var action: ((RotationGestureRecognizer) -> Void)?
 
-    private var previousSpan: Vec2?
+    private var pair = FingerPair()
+    private var previousSpan = Vec2.zero
     private var currentRotation = 0.0
+    /// Rotation since the current pair was formed (what decides beginning).
+    private var pairRotation = 0.0
     private var velocityEstimator = VelocityEstimator()
     private var lastTime: Microseconds = 0
 
@@ -121,29 +147,41 @@ public final class RotationGestureRecognizer: GestureRecognizer {
 
     override func touchesChanged(added: [TouchID], ended: [TouchID], time: Microseconds) {
         lastTime = max(lastTime, time)
-        if let span = FingerPair.span(tracked, excluding: added), let previous = previousSpan,
-           span.lengthSquared > 0, previous.lengthSquared > 0 {
-            let delta = atan2d(previous.cross(span), previous.dot(span))
-            if delta != 0 { currentRotation += delta; velocityEstimator.add(Vec2(currentRotation, 0), at: time) }
+        var moved = false
+        if let span = pair.span(in: tracked), span.lengthSquared > 0, previousSpan.lengthSquared > 0 {
+            let delta = atan2d(previousSpan.cross(span), previousSpan.dot(span))
+            if delta != 0 {
+                currentRotation += delta
+                pairRotation += delta
+                moved = true
+                velocityEstimator.add(Vec2(currentRotation, 0), at: time)
+            }
+            previousSpan = span
         }
-        previousSpan = FingerPair.span(tracked, excluding: ended)
-        if (!added.isEmpty || !ended.isEmpty), previousSpan != nil { velocityEstimator.add(Vec2(currentRotation, 0), at: time) }
-        let remaining = tracked.count - ended.count
+        if let span = pair.adopt(geometryTouches(excluding: ended)) {
+            previousSpan = span
+            pairRotation = 0
+            velocityEstimator.add(Vec2(currentRotation, 0), at: time)
+        }
+        pair.frozen = lifting
+        let down = tracked.count - ended.count
         if isRecognizing {
-            if remaining == 0 { return propose(.ended) }
-            if !ended.isEmpty || !added.isEmpty || previousSpan == nil { return }
-            return propose(.changed)
+            if down == 0 { return propose(.ended) }
+            if moved { propose(.changed) }
+            return
         }
         guard proposals.isEmpty else { return }
-        if remaining == 0 { return propose(.failed) }
-        if let span = previousSpan, abs(currentRotation) >= minimumAngle, abs(currentRotation) * span.length >= hysteresis {
+        if down == 0 { return propose(.failed) }
+        if let span = pair.span(in: tracked), abs(pairRotation) >= minimumAngle, abs(pairRotation) * span.length >= hysteresis {
             propose(.began)
         }
     }
 
     override func resetGesture() {
-        previousSpan = nil
+        pair.reset()
+        previousSpan = .zero
         currentRotation = 0
+        pairRotation = 0
         velocityEstimator.reset()
     }
 }

@@ -177,16 +177,19 @@ struct FlatJSONParser {
                 case UInt8(ascii: "r"): out.append(0x0D)
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
+                    let escapeStart = index - 2
                     var scalar = try hexQuad()
                     if (0xD800...0xDBFF).contains(scalar) {
                         guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                            index = escapeStart
                             throw fail("unpaired surrogate in a \\u escape")
                         }
                         index += 2
                         let low = try hexQuad()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate in a \\u escape") }
+                        guard (0xDC00...0xDFFF).contains(low) else { index = escapeStart; throw fail("unpaired surrogate in a \\u escape") }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if (0xDC00...0xDFFF).contains(scalar) {
+                        index = escapeStart
                         throw fail("unpaired surrogate in a \\u escape")
                     }
                     guard let u = Unicode.Scalar(scalar) else { throw fail("bad \\u escape") }
