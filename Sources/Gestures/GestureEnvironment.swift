@@ -162,6 +162,8 @@ public final class GestureEnvironment {
         now = max(now, frame.time)
         resolve()
         cleanUp()
+        // Deadlines the frame itself made due (a long press of zero duration).
+        advance(to: now)
     }
 
     /// Frames in order (a replayed trace, a test).

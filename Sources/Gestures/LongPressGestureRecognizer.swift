@@ -3,7 +3,9 @@ import Geometry
 /// UIKit's UILongPressGestureRecognizer: `numberOfTouchesRequired` fingers held for
 /// `minimumPressDuration` without travelling more than `allowableMovement`. Continuous: began
 /// when the time is up (the environment's deadline, no touch event needed), changed as the
-/// fingers move, ended when one lifts. Also the kiosk's stand-in for force touch.
+/// fingers move, ended when one lifts. Also the kiosk's stand-in for force touch; with a
+/// `minimumPressDuration` of 0 it reports touch down, moves and lift of one finger at once
+/// (drawing a circle from its centre outward).
 public final class LongPressGestureRecognizer: GestureRecognizer {
     public var minimumPressDuration: Microseconds = 500_000
     public var numberOfTouchesRequired = 1
@@ -26,9 +28,9 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     }
 
     override func deadlineReached(at time: Microseconds) {
-        guard pressStart != nil, tracked.count == numberOfTouchesRequired else { return }
+        let held = pressStart != nil && tracked.count == numberOfTouchesRequired
         pressStart = nil
-        propose(.began)
+        if held { propose(.began) }
     }
 
     override func touchesChanged(added: [TouchID], ended: [TouchID], time: Microseconds) {

@@ -30,11 +30,12 @@ public struct TraceReader {
 
     public init(source: String = "trace") { self.source = source }
 
-    /// Parses the whole text. Lines end at "\n" (a trailing "\r" is ignored).
+    /// Parses the whole text. Lines end at "\n" or "\r\n".
     public static func records(in text: String, source: String = "trace") throws(TraceError) -> [TraceRecord] {
         var reader = TraceReader(source: source)
         var records: [TraceRecord] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is a single Character in Swift, so it is a separator of its own.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             if let record = try reader.read(line: line) { records.append(record) }
         }
         return records
@@ -45,6 +46,7 @@ public struct TraceReader {
         lineNumber += 1
         var line = rawLine
         if line.last == "\r" { line = line.dropLast() }
+        if lineNumber == 1, line.first == "\u{FEFF}" { line = line.dropFirst() } // byte order mark
         let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
         if trimmed.isEmpty || trimmed.first == "#" { return nil }
 

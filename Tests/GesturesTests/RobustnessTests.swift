@@ -173,3 +173,64 @@ struct RobustnessTests {
         #expect(bench.environment.isAtRest)
     }
 }
+
+@Suite("Hardware noise, two fingers")
+struct TwoFingerNoiseTests {
+    @Test("a pinching finger that bounces keeps the pinch going and its motion counts", arguments: [25.0, 120.0])
+    func pinchBounce(rate: Double) {
+        let bench = Bench()
+        let pinch = bench.add(PinchGestureRecognizer())
+        let rotation = bench.add(RotationGestureRecognizer())
+        pinch.recognizeSimultaneously(with: rotation)
+        var scale = 0.0
+        pinch.action = { [log = bench.log] r in log.record(r); scale = r.scale }
+        // Finger 1 moves from 100 px to 200 px from finger 0 over 0.8 s, losing contact for a
+        // poll plus up to 30 ms halfway; finger 0 is still.
+        let period = 1000 / rate
+        let lift = (400 / period).rounded(.down) * period
+        let back = lift + period + 30
+        func x(_ ms: Double) -> Double { 300 + 100 * ms / 800 }
+        bench.run(TouchScript(rate: rate, [
+            .hold(0, at: Vec2(200, 400), for: 800),
+            Finger(slot: 1, start: 0, end: lift) { u in Vec2(x(u * lift), 400) },
+            Finger(slot: 1, start: back, end: 800) { u in
+                let first = (back / period).rounded(.up) * period
+                return Vec2(x(first + u * (800 - first)), 400)
+            },
+        ]))
+        #expect(bench.log.summary("pinch") == "began changed ended")
+        #expect(near(scale, 2, within: 1e-9), "scale \(scale)")
+        #expect(bench.log.summary("rotation") == "")
+    }
+
+    @Test("a pan waiting for a swipe to fail begins and ends when the finger lifts first")
+    func pendingPanLifted() {
+        let bench = Bench()
+        let swipe = bench.add(SwipeGestureRecognizer(direction: .right))
+        let pan = bench.add(PanGestureRecognizer())
+        pan.requireToFail(swipe)
+        // 40 px in 0.1 s: enough for the pan, too short for the swipe, which fails at the lift.
+        bench.run(TouchScript(rate: 120, [.line(from: Vec2(100, 100), to: Vec2(140, 100), duration: 100)]))
+        #expect(bench.log.summary("swipe") == "")
+        #expect(bench.log.summary("pan") == "began ended")
+        #expect(pan.state == .possible)
+    }
+
+    @Test("a long press of zero duration reports touch down at once (circle drawing)", arguments: [25.0, 120.0])
+    func immediateTouch(rate: Double) {
+        let bench = Bench()
+        let press = bench.add(LongPressGestureRecognizer(name: "draw"))
+        press.minimumPressDuration = 0
+        press.allowableMovement = .infinity
+        var radii: [Double] = []
+        press.action = { [log = bench.log] r in log.record(r); radii.append(r.location.distance(to: Vec2(240, 400))) }
+        let frames = TouchScript(rate: rate, [.line(from: Vec2(240, 400), to: Vec2(240, 480), duration: 400)]).frames()
+        bench.environment.handle(frames[0])
+        #expect(bench.log.summary("draw") == "began")
+        #expect(bench.log.times("draw", .began) == [0])
+        bench.environment.handle(frames.dropFirst())
+        bench.environment.advance(to: 1_000_000)
+        #expect(bench.log.summary("draw") == "began changed ended")
+        #expect(radii.first == 0 && near(radii.last!, 80, within: 1e-9))
+    }
+}

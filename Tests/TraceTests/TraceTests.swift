@@ -221,3 +221,22 @@ struct TraceWritingTests {
         #expect(writer.totalBytes == sink.segments.map(\.utf8.count).reduce(0, +))
     }
 }
+
+@Suite("Trace text")
+struct TraceTextTests {
+    @Test("CRLF line ends and a byte order mark are read; line numbers still count every line")
+    func crlf() throws {
+        let text = "\u{FEFF}{\"trace\":\"motionkiosk\",\"version\":1}\r\n\r\n{\"t\":1,\"type\":\"pressure\",\"kpa\":99}\r\n{\"t\":0,\"type\":\"pressure\",\"kpa\":99}\r\n"
+        #expect(throws: TraceError(source: "crlf.jsonl", line: 4, problem: "time goes backwards: 0 ms after 1 ms")) {
+            _ = try TraceReader.records(in: text, source: "crlf.jsonl")
+        }
+        let good = "{\"t\":1,\"type\":\"pressure\",\"kpa\":99}\r\n{\"t\":2,\"type\":\"checkpoint\",\"name\":\"a\"}"
+        #expect(try TraceReader.records(in: good).count == 2)
+    }
+
+    @Test("escapes decode, including surrogate pairs")
+    func escapes() throws {
+        let line = "{\"t\":0,\"type\":\"checkpoint\",\"name\":\"\\u00e9\\ud83e\\uddca\\/\\b\\f\\n\\r\\t\\\"\\\\\"}"
+        #expect(try TraceReader.records(in: line) == [TraceRecord(t: 0, .checkpoint(name: "é🧊/\u{8}\u{C}\n\r\t\"\\"))])
+    }
+}
