@@ -110,8 +110,8 @@ public class GestureRecognizer {
     func geometryTouches(excluding ended: [TouchID] = []) -> [TrackedTouch] {
         tracked.filter { !lifting.contains($0.id) && !ended.contains($0.id) }
     }
-    /// Position of the `index`-th touch, in the order they went down.
-    public func location(ofTouch index: Int) -> Vec2 { tracked[index].position }
+    /// Position of the `index`-th touch, in the order they went down (nil past the last).
+    public func location(ofTouch index: Int) -> Vec2? { tracked.indices.contains(index) ? tracked[index].position : nil }
 
     func centroid(of touches: [TrackedTouch]) -> Vec2 {
         guard !touches.isEmpty else { return lastLocation }

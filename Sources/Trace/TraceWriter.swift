@@ -22,6 +22,7 @@ public enum TraceWriteError: Error, Equatable, CustomStringConvertible {
     case negativeTime(Double)
     case nonFiniteNumber(field: String)
     case negativeTouchID(Int)
+    case boundTooSmall(bytes: Int, minimum: Int)
 
     public var description: String {
         switch self {
@@ -29,6 +30,7 @@ public enum TraceWriteError: Error, Equatable, CustomStringConvertible {
         case let .negativeTime(t): return "trace time \(t) ms is before the start"
         case let .nonFiniteNumber(field): return "trace field \"\(field)\" is not a finite number"
         case let .negativeTouchID(id): return "touch id \(id) is negative"
+        case let .boundTooSmall(bytes, minimum): return "a trace size bound of \(bytes) bytes is too small (at least \(minimum))"
         }
     }
 }
@@ -39,7 +41,8 @@ public enum TraceWriteError: Error, Equatable, CustomStringConvertible {
 /// A size bound keeps a recording from filling the card: `.stop` writes a closing comment
 /// ("# stopped: …") and drops every later record; `.roll` starts a new segment (with its own
 /// header; `t` keeps counting from the original start) each time the current one would exceed
-/// the bound. Bounds count bytes of UTF-8 including header and newlines.
+/// the bound (a line longer than the bound still goes whole into a segment of its own).
+/// Bounds count bytes of UTF-8 including header and newlines; at least `minimumBound`.
 public final class TraceWriter {
     public enum Bound: Equatable, Sendable {
         case unbounded
@@ -58,6 +61,8 @@ public final class TraceWriter {
     public static let header = "{\"trace\":\"motionkiosk\",\"version\":\(TraceReader.supportedVersion)}\n"
     /// Room kept for the closing comment of a `.stop` bound.
     static let stopNoteReserve = 96
+    /// The smallest bound accepted: the header, the closing comment and a few records.
+    public static let minimumBound = 512
 
     public let sink: TraceSink
     public let bound: Bound
@@ -69,8 +74,12 @@ public final class TraceWriter {
     private var lastTime: Double?
 
     public init(sink: TraceSink, bound: Bound = .unbounded) throws {
-        if case let .stop(limit) = bound { precondition(limit >= TraceWriter.header.utf8.count + TraceWriter.stopNoteReserve, "trace bound too small for the header") }
-        if case let .roll(limit) = bound { precondition(limit >= TraceWriter.header.utf8.count, "trace bound too small for the header") }
+        let minimum = TraceWriter.minimumBound
+        switch bound {
+        case .unbounded: break
+        case let .stop(limit), let .roll(limit):
+            if limit < minimum { throw TraceWriteError.boundTooSmall(bytes: limit, minimum: minimum) }
+        }
         self.sink = sink
         self.bound = bound
         try emit(TraceWriter.header)

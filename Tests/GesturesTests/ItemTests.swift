@@ -142,6 +142,29 @@ struct ItemTests {
         #expect(shapes.summary("pan", 1) == "began changed ended")
     }
 
+    @Test("an item's tap may delete the item from its action (delete mode)")
+    func deleteFromAction() {
+        let shapes = Shapes([1: Rect(x: 0, y: 0, width: 200, height: 200), 2: Rect(x: 0, y: 300, width: 200, height: 200)])
+        let env = GestureEnvironment()
+        var deleted: [ItemID] = []
+        let attachment = env.attachToItems(hitTest: { shapes.hitTest($0) }) { item in
+            [TapGestureRecognizer { r in
+                deleted.append(item)
+                shapes.frames[item] = nil
+                env.removeItem(item)
+            }]
+        }
+        env.handle(TouchScript(rate: 120, [
+            .hold(0, at: Vec2(100, 100), for: 40),
+            .hold(1, at: Vec2(100, 400), from: 20, for: 60),
+            .hold(0, at: Vec2(100, 100), from: 500, for: 40), // nothing there any more
+        ]).frames())
+        env.advance(to: 2_000_000)
+        #expect(deleted == [1, 2])
+        #expect(attachment.activeItems.isEmpty)
+        #expect(env.isAtRest)
+    }
+
     @Test("an item's double tap keeps its recognizers alive between the taps")
     func itemDoubleTap() {
         let shapes = Shapes([1: Rect(x: 0, y: 0, width: 200, height: 200)])

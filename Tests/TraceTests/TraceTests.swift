@@ -165,6 +165,27 @@ struct TraceWritingTests {
         #expect(throws: TraceWriteError.negativeTouchID(-2)) { try TraceWriter.line(for: TraceRecord(t: 1, .touch(phase: .down, id: -2, x: 0, y: 0))) }
     }
 
+    @Test("a bound too small for the header and the closing note is refused")
+    func tinyBound() {
+        #expect(throws: TraceWriteError.boundTooSmall(bytes: 100, minimum: TraceWriter.minimumBound)) {
+            _ = try TraceWriter(sink: MemoryTraceSink(), bound: .stop(atBytes: 100))
+        }
+        #expect(throws: TraceWriteError.boundTooSmall(bytes: 0, minimum: TraceWriter.minimumBound)) {
+            _ = try TraceWriter(sink: MemoryTraceSink(), bound: .roll(atBytes: 0))
+        }
+    }
+
+    @Test("a record longer than a roll bound goes whole into a segment of its own")
+    func hugeRecordRolls() throws {
+        let sink = MemoryTraceSink()
+        let writer = try TraceWriter(sink: sink, bound: .roll(atBytes: 600))
+        try writer.append(TraceRecord(t: 0, .pressure(kpa: 1)))
+        let long = TraceRecord(t: 1, .checkpoint(name: String(repeating: "x", count: 800)))
+        #expect(try writer.append(long) == .rolled(segment: 1))
+        #expect(try writer.append(TraceRecord(t: 2, .pressure(kpa: 1))) == .rolled(segment: 2))
+        #expect(try TraceReader.records(in: sink.segments[1]) == [long])
+    }
+
     @Test("an empty recording is just the header, and reads as no records")
     func emptyTrace() throws {
         let sink = MemoryTraceSink()
