@@ -60,6 +60,27 @@ public final class ItemAttachment {
 /// tap, a held-back lift) publish `nextDeadline`; the main loop arms a timer for it, and on
 /// every wake first feeds the touch frames it read, then calls `advance(to: clock.now)`.
 /// `nextDeadline == nil` means nothing is pending: block without a timeout.
+///
+/// An exhibit wires it like this (MotionCube):
+///
+///     let gestures = GestureEnvironment()
+///     gestures.add(TapGestureRecognizer { tap in spawnShape(at: tap.location) })
+///     gestures.attachToItems(hitTest: { world.item(at: $0) }, adoptionRadius: 120) { item in
+///         let pan = PanGestureRecognizer { pan in
+///             if pan.state == .began { world.holdStill(item) }
+///             world.move(item, by: pan.translation); pan.setTranslation(.zero)
+///             if pan.state == .ended || pan.state == .cancelled { world.release(item, velocity: pan.velocity) }
+///         }
+///         let pinch = PinchGestureRecognizer { world.scale(item, by: $0.scale); $0.scale = 1 }
+///         let rotation = RotationGestureRecognizer { world.rotate(item, by: $0.rotation); $0.rotation = 0 }
+///         pan.recognizeSimultaneously(with: pinch)
+///         pan.recognizeSimultaneously(with: rotation)
+///         pinch.recognizeSimultaneously(with: rotation)
+///         return [pan, pinch, rotation]
+///     }
+///
+/// and the main loop: `for frame in input.readFrames() { gestures.handle(frame) }`, then
+/// `gestures.advance(to: clock.now)`, then arm the timer for `gestures.nextDeadline`.
 public final class GestureEnvironment {
     public var liftDebounce: Microseconds
     public var liftDebounceDistance: Double

@@ -32,12 +32,12 @@ public final class PanGestureRecognizer: GestureRecognizer {
     public var translation: Vec2 { current }
 
     /// UIKit's `setTranslation(_:in:)`: exhibits that apply the translation incrementally set
-    /// it back to zero after each change.
+    /// it back to zero after each change. The velocity is kept (so it can fling the item at
+    /// the end of such a drag).
     public func setTranslation(_ value: Vec2) {
+        velocityEstimator.shift(by: value - current)
         base = value - (current - base)
         current = value
-        velocityEstimator.reset()
-        velocityEstimator.add(current, at: lastTime)
     }
 
     /// Pixels per second, from the last ~100 ms of movement.

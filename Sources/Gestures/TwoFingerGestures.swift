@@ -34,7 +34,8 @@ struct FingerPair {
 }
 
 /// UIKit's UIPinchGestureRecognizer: `scale` is the fingers' distance over their distance when
-/// they went down (settable: exhibits that apply it incrementally set it back to 1);
+/// they went down (settable to a positive value: exhibits that apply it incrementally set it
+/// back to 1);
 /// `velocity` in scale factor per second. Began when the distance has changed by `hysteresis`
 /// pixels, well above what ±2 px of jitter on both fingers can do.
 public final class PinchGestureRecognizer: GestureRecognizer {
@@ -60,10 +61,13 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     public var scale: Double {
         get { currentScale }
         set {
-            if currentScale > 0 { baseScale = newValue / currentScale * baseScale }
+            // Re-based (exhibits set it back to 1 after applying it): the velocity, in scale
+            // factor per second, is kept relative to the new base.
+            guard currentScale > 0, newValue > 0, newValue.isFinite else { return }
+            let factor = newValue / currentScale
+            baseScale *= factor
             currentScale = newValue
-            velocityEstimator.reset()
-            velocityEstimator.add(Vec2(currentScale, 0), at: lastTime)
+            velocityEstimator.multiply(by: factor)
         }
     }
     public var velocity: Double { velocityEstimator.velocity(at: lastTime).x }
@@ -136,9 +140,9 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     public var rotation: Double {
         get { currentRotation }
         set {
+            guard newValue.isFinite else { return }
+            velocityEstimator.shift(by: Vec2(newValue - currentRotation, 0))
             currentRotation = newValue
-            velocityEstimator.reset()
-            velocityEstimator.add(Vec2(currentRotation, 0), at: lastTime)
         }
     }
     public var velocity: Double { velocityEstimator.velocity(at: lastTime).x }

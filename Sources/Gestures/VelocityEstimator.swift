@@ -12,6 +12,16 @@ struct VelocityEstimator {
 
     mutating func reset() { times.removeAll(keepingCapacity: true); values.removeAll(keepingCapacity: true) }
 
+    /// The quantity was re-based (`setTranslation`, `rotation = 0`): move the history along so
+    /// the velocity is unchanged.
+    mutating func shift(by offset: Vec2) {
+        for i in values.indices { values[i] += offset }
+    }
+    /// The same for a multiplicative quantity (`scale = 1`).
+    mutating func multiply(by factor: Double) {
+        for i in values.indices { values[i] *= factor }
+    }
+
     mutating func add(_ value: Vec2, at time: Microseconds) {
         // Events delivered late (a debounced lift) may carry an earlier time than the last
         // sample; keep the series ordered.

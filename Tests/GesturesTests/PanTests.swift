@@ -99,13 +99,18 @@ struct PanTests {
         #expect(translations.last!.distance(to: Vec2(200, 0)) <= 200 / rate / 2 + 1e-6)
     }
 
-    @Test("setTranslation re-bases the translation")
-    func setTranslation() {
+    @Test("setTranslation re-bases the translation and keeps the velocity", arguments: [25.0, 120.0])
+    func setTranslation(rate: Double) {
         let bench = Bench()
         let pan = bench.add(PanGestureRecognizer())
-        var applied = Vec2.zero
-        pan.action = { r in applied += r.translation; r.setTranslation(.zero) }
-        bench.run(TouchScript(rate: 120, [.line(from: Vec2(100, 100), to: Vec2(250, 40), duration: 400)]))
+        var applied = Vec2.zero, release = Vec2.zero
+        pan.action = { r in
+            applied += r.translation
+            r.setTranslation(.zero)
+            if r.state == .ended { release = r.velocity }
+        }
+        bench.run(TouchScript(rate: rate, [.line(from: Vec2(100, 100), to: Vec2(250, 40), duration: 400)]))
         #expect(applied.distance(to: Vec2(150, -60)) < 1e-6)
+        #expect(release.distance(to: Vec2(375, -150)) < 375 * 0.1, "velocity \(release)")
     }
 }

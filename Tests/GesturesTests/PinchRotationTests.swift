@@ -91,6 +91,32 @@ struct PinchRotationTests {
         #expect(near(middle, .pi, within: 0.4), "velocity \(middle)") // π/2 in 0.5 s
     }
 
+    @Test("re-based scale and rotation keep their velocities", arguments: [25.0, 120.0])
+    func rebased(rate: Double) {
+        let bench = Bench()
+        let pinch = bench.add(PinchGestureRecognizer())
+        let rotation = bench.add(RotationGestureRecognizer())
+        pinch.recognizeSimultaneously(with: rotation)
+        var totalScale = 1.0, totalAngle = 0.0
+        var scaleVelocities: [Double] = [], angleVelocities: [Double] = []
+        pinch.action = { r in
+            totalScale *= r.scale
+            if r.state == .changed { scaleVelocities.append(r.velocity / r.scale) }
+            r.scale = 1
+        }
+        rotation.action = { r in
+            totalAngle += r.rotation
+            r.rotation = 0
+            if r.state == .changed { angleVelocities.append(r.velocity) }
+        }
+        bench.run(TouchScript(rate: rate, twoFingerManipulation(center: Vec2(240, 400))))
+        #expect(near(totalScale, 1.5, within: 1e-9) && near(totalAngle, .pi / 2, within: 1e-9))
+        // Mid-gesture: angle grows at π/2 per 0.6 s; distance at 40 px/0.6 s over ~200 px.
+        let midAngle = angleVelocities[angleVelocities.count / 2], midScale = scaleVelocities[scaleVelocities.count / 2]
+        #expect(near(midAngle, .pi / 2 / 0.6, within: 0.3), "angular velocity \(midAngle)")
+        #expect(near(midScale, (80.0 / 0.6) / 200, within: 0.15), "relative scale velocity \(midScale)")
+    }
+
     @Test("counterclockwise is negative and goes past -π", arguments: [25.0, 120.0])
     func counterclockwiseBeyondHalfTurn(rate: Double) {
         let bench = Bench()
