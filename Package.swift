@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"]),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),
+        .testTarget(name: "TraceTests", dependencies: ["Trace", "Geometry"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry"]),
     ]
