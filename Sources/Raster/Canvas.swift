@@ -37,9 +37,11 @@ public final class Canvas {
     private let rangeCount: UnsafeMutablePointer<Int32>
     // Rows touched by the current fill.
     private var rowMin = Int.max, rowMax = Int.min
-    // Unit-circle vertices for the current circle, and their capacity.
+    // Vertices of the current convex shape (a circle has at most `maxCircleVertices`).
     private static let maxCircleVertices = 8192
-    private let circleScratch: UnsafeMutablePointer<SIMD2<Double>>
+    private let vertices: UnsafeMutablePointer<SIMD2<Double>>
+    // One row of cells for convex shapes: stays in L1 while the shape is swept row by row.
+    private let rowCells: UnsafeMutablePointer<SIMD2<Float>>
 
     public init(buffer: PixelBuffer) {
         self.buffer = buffer
@@ -52,8 +54,10 @@ public final class Canvas {
         rangeHi.initialize(repeating: 0, count: buffer.height * Canvas.rangesPerRow)
         rangeCount = .allocate(capacity: buffer.height)
         rangeCount.initialize(repeating: 0, count: buffer.height)
-        circleScratch = .allocate(capacity: Canvas.maxCircleVertices)
-        circleScratch.initialize(repeating: .zero, count: Canvas.maxCircleVertices)
+        vertices = .allocate(capacity: Canvas.maxCircleVertices)
+        vertices.initialize(repeating: .zero, count: Canvas.maxCircleVertices)
+        rowCells = .allocate(capacity: buffer.width + 2)
+        rowCells.initialize(repeating: .zero, count: buffer.width + 2)
         damageRects.reserveCapacity(maxDamageRects + 1)
     }
 
@@ -64,7 +68,7 @@ public final class Canvas {
 
     deinit {
         cells.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
-        circleScratch.deallocate()
+        vertices.deallocate(); rowCells.deallocate()
     }
 
     // MARK: Damage
@@ -155,21 +159,18 @@ public final class Canvas {
         guard color.a > 0, !rect.isEmpty else { return }
         let p0 = t.apply(Vec2(rect.minX, rect.minY)), p1 = t.apply(Vec2(rect.maxX, rect.minY))
         let p2 = t.apply(Vec2(rect.maxX, rect.maxY)), p3 = t.apply(Vec2(rect.minX, rect.maxY))
-        guard p0.isFinite && p1.isFinite && p2.isFinite && p3.isFinite else { return }
-        beginFill()
-        addEdge(p0.x, p0.y, p1.x, p1.y)
-        addEdge(p1.x, p1.y, p2.x, p2.y)
-        addEdge(p2.x, p2.y, p3.x, p3.y)
-        addEdge(p3.x, p3.y, p0.x, p0.y)
-        endFill(color)
+        fillQuad(p0, p1, p2, p3, color)
     }
 
     /// A filled disc; any radius from a fraction of a pixel to far beyond the screen.
     public func fillCircle(center: Vec2, radius: Double, color: Color) {
         guard color.a > 0, radius > 0, radius.isFinite, center.isFinite else { return }
-        beginFill()
-        addCircle(center.x, center.y, radius, reversed: false)
-        endFill(color)
+        // Wholly outside: nothing to do (and no vertices to make).
+        if center.x + radius <= 0 || center.y + radius <= 0 || center.x - radius >= Double(width)
+            || center.y - radius >= Double(height) { return }
+        let n = Canvas.circleVertexCount(radius: radius)
+        circleVertices(center.x, center.y, radius, n)
+        fillConvex(n, color)
     }
 
     /// A ring centred on the circle of `radius`, `lineWidth` wide (a stroked circle).
@@ -177,11 +178,17 @@ public final class Canvas {
         guard color.a > 0, radius > 0, lineWidth > 0, radius.isFinite, lineWidth.isFinite, center.isFinite
         else { return }
         let outer = radius + lineWidth / 2, inner = radius - lineWidth / 2
-        beginFill()
-        // Same vertex count for both outlines so the ring's width is even all round.
+        if inner <= 0 { fillCircle(center: center, radius: outer, color: color); return }
+        if center.x + outer <= 0 || center.y + outer <= 0 || center.x - outer >= Double(width)
+            || center.y - outer >= Double(height) { return }
+        // Same vertex count for both outlines so that the ring's width is even all round;
+        // the inner one runs the other way, so the winding cancels inside it.
         let n = Canvas.circleVertexCount(radius: outer)
-        addCircle(center.x, center.y, outer, reversed: false, vertexCount: n)
-        if inner > 0 { addCircle(center.x, center.y, inner, reversed: true, vertexCount: n) }
+        beginFill()
+        circleVertices(center.x, center.y, outer, n)
+        addPolygon(n, reversed: false)
+        circleVertices(center.x, center.y, inner, n)
+        addPolygon(n, reversed: true)
         endFill(color)
     }
 
@@ -192,13 +199,7 @@ public final class Canvas {
         let length = d.length
         guard length > 0 else { return }
         let n = d.perpendicular * (width / 2 / length)
-        let p0 = a + n, p1 = b + n, p2 = b - n, p3 = a - n
-        beginFill()
-        addEdge(p0.x, p0.y, p1.x, p1.y)
-        addEdge(p1.x, p1.y, p2.x, p2.y)
-        addEdge(p2.x, p2.y, p3.x, p3.y)
-        addEdge(p3.x, p3.y, p0.x, p0.y)
-        endFill(color)
+        fillQuad(a + n, b + n, b - n, a - n, color)
     }
 
     /// A closed polygon, non-zero winding (edges between consecutive points and back to the first).
@@ -214,9 +215,14 @@ public final class Canvas {
         endFill(color)
     }
 
-    // MARK: Outline → cells
+    // MARK: Outlines
 
-    @inline(__always) private func beginFill() { rowMin = Int.max; rowMax = Int.min }
+    private func fillQuad(_ p0: Vec2, _ p1: Vec2, _ p2: Vec2, _ p3: Vec2, _ color: Color) {
+        guard p0.isFinite && p1.isFinite && p2.isFinite && p3.isFinite else { return }
+        let v = vertices
+        v[0] = SIMD2(p0.x, p0.y); v[1] = SIMD2(p1.x, p1.y); v[2] = SIMD2(p2.x, p2.y); v[3] = SIMD2(p3.x, p3.y)
+        fillConvex(4, color)
+    }
 
     /// Vertices for a circle so that no chord strays more than ~0.04 px from the arc; a
     /// multiple of 8 so that the polygon has the circle's mirror symmetries exactly.
@@ -232,8 +238,8 @@ public final class Canvas {
         return Swift.min(n, maxCircleVertices)
     }
 
-    private func addCircle(_ cx: Double, _ cy: Double, _ r: Double, reversed: Bool, vertexCount: Int? = nil) {
-        let n = vertexCount ?? Canvas.circleVertexCount(radius: r)
+    /// Writes the `n` vertices of a circle's polygon into `vertices`.
+    private func circleVertices(_ cx: Double, _ cy: Double, _ r: Double, _ n: Int) {
         let m = n / 8
         let theta = 2 * Double.pi / Double(n)
         // Radius of the polygon with the same area as the circle (the chords would lose a
@@ -244,34 +250,168 @@ public final class Canvas {
         // pokes out of the circle's bounding box. First octant by rotation recurrence (trig
         // once per circle), the other seven by symmetry.
         let cs = _cos(theta), sn = _sin(theta)
-        let v = circleScratch
-        var c = _cos(theta / 2), s = _sin(theta / 2)
+        let v = vertices
+        var c = _cos(theta / 2) * rr, s = _sin(theta / 2) * rr
         for j in 0..<m {
-            v[j] = SIMD2(c, s)
             let nc = c * cs - s * sn
-            s = s * cs + c * sn
-            c = nc
+            let ns = s * cs + c * sn
+            // Octants 0, 2, 4, 6 run with j; 1, 3, 5, 7 against it.
+            v[j] = SIMD2(cx + c, cy + s)
+            v[2 * m + j] = SIMD2(cx - s, cy + c)
+            v[4 * m + j] = SIMD2(cx - c, cy - s)
+            v[6 * m + j] = SIMD2(cx + s, cy - c)
+            let k = m - 1 - j
+            v[m + k] = SIMD2(cx + s, cy + c)
+            v[3 * m + k] = SIMD2(cx - c, cy + s)
+            v[5 * m + k] = SIMD2(cx - s, cy - c)
+            v[7 * m + k] = SIMD2(cx + c, cy - s)
+            c = nc; s = ns
         }
-        @inline(__always) func unit(_ k: Int) -> SIMD2<Double> {
-            let o = k / m, j = k - o * m
-            switch o {
-            case 0: return v[j]
-            case 1: let q = v[m - 1 - j]; return SIMD2(q.y, q.x)
-            case 2: let q = v[j]; return SIMD2(-q.y, q.x)
-            case 3: let q = v[m - 1 - j]; return SIMD2(-q.x, q.y)
-            case 4: let q = v[j]; return SIMD2(-q.x, -q.y)
-            case 5: let q = v[m - 1 - j]; return SIMD2(-q.y, -q.x)
-            case 6: let q = v[j]; return SIMD2(q.y, -q.x)
-            default: let q = v[m - 1 - j]; return SIMD2(q.x, -q.y)
+    }
+
+    // MARK: Convex shapes: row by row, two chains
+
+    /// A downward walk along one side of a convex polygon.
+    private struct Chain {
+        var index: Int, next: Int
+        let step: Int
+        var a: SIMD2<Double>, b: SIMD2<Double>
+        var dxdy: Double
+        init(_ v: UnsafeMutablePointer<SIMD2<Double>>, _ n: Int, top: Int, step: Int) {
+            self.step = step
+            index = top; next = (top + step) % n
+            a = v[index]; b = v[next]
+            dxdy = b.y > a.y ? (b.x - a.x) / (b.y - a.y) : 0
+        }
+        @inline(__always) mutating func advance(_ v: UnsafeMutablePointer<SIMD2<Double>>, _ n: Int) {
+            index = next
+            next = next + step >= n ? next + step - n : next + step
+            a = b; b = v[next]
+            dxdy = b.y > a.y ? (b.x - a.x) / (b.y - a.y) : 0
+        }
+    }
+
+    /// Fills the convex polygon `vertices[0..<n]` (either orientation).
+    private func fillConvex(_ n: Int, _ color: Color) {
+        if let coverageSink {
+            convex(CoveragePainter(base: coverageSink, width: buffer.width), n)
+        } else {
+            switch buffer.format {
+            case .xrgb8888: convex(XRGBPainter(buffer: buffer, color: color), n)
+            case .rgb565: convex(RGB565Painter(buffer: buffer, color: color), n)
             }
         }
-        var prev = unit(0)
-        var px = cx + rr * prev.x, py = cy + rr * prev.y
-        for k in 1...n {
-            prev = unit(k == n ? 0 : k)
-            let x = cx + rr * prev.x, y = cy + rr * prev.y
-            if reversed { addEdge(x, y, px, py) } else { addEdge(px, py, x, y) }
-            px = x; py = y
+    }
+
+    @inline(__always) private func convex<P: Painter>(_ painter: P, _ n: Int) {
+        let v = vertices
+        var top = 0, bottom = 0
+        for i in 1..<n {
+            if v[i].y < v[top].y { top = i }
+            if v[i].y > v[bottom].y { bottom = i }
+        }
+        let yMin = v[top].y, yMax = v[bottom].y
+        let h = Double(buffer.height)
+        guard yMin < yMax, yMin < h, yMax > 0 else { return }
+        let firstRow = Int(Swift.max(yMin, 0))
+        let lastRow = Swift.min(Int(Swift.min(yMax, h).rounded(.up)) - 1, buffer.height - 1)
+        if firstRow > lastRow { return }
+        // The chains start downward from the top vertex, one each way round.
+        var right = Chain(v, n, top: top, step: 1)
+        var left = Chain(v, n, top: top, step: n - 1)
+        var minCol = Int.max, maxCol = Int.min
+        for row in firstRow...lastRow {
+            let y0 = Swift.max(Double(row), yMin), y1 = Swift.min(Double(row + 1), yMax)
+            var loA = Int.max, hiA = Int.min, loB = Int.max, hiB = Int.min
+            walk(&right, n, bottom, y0, y1, 1, &loA, &hiA)
+            walk(&left, n, bottom, y0, y1, -1, &loB, &hiB)
+            if loB < loA { swap(&loA, &loB); swap(&hiA, &hiB) }
+            if loA == Int.max { continue }
+            let pixels = painter.row(row)
+            var run: Float = 0
+            sweepCells(painter, pixels, rowCells, loA, hiA, &run, &minCol, &maxCol)
+            var end = hiA
+            if loB != Int.max {
+                if loB > hiA + 1 {
+                    fillGap(painter, pixels, hiA + 1, loB, run, &minCol, &maxCol)
+                    sweepCells(painter, pixels, rowCells, loB, hiB, &run, &minCol, &maxCol)
+                } else if hiB > hiA {
+                    sweepCells(painter, pixels, rowCells, hiA + 1, hiB, &run, &minCol, &maxCol)
+                }
+                end = Swift.max(hiA, hiB)
+            }
+            // Right side clipped away: the coverage carries on to the canvas edge.
+            if run != 0 && end + 1 < buffer.width {
+                fillGap(painter, pixels, end + 1, buffer.width, run, &minCol, &maxCol)
+            }
+        }
+        if minCol <= maxCol {
+            addDamage(PixelRect(x: minCol, y: firstRow, width: maxCol - minCol + 1, height: lastRow - firstRow + 1))
+        }
+    }
+
+    /// Deposits the part of `chain` between y0 and y1 (one row) into `rowCells`.
+    @inline(__always) private func walk(_ chain: inout Chain, _ n: Int, _ bottom: Int, _ y0: Double, _ y1: Double,
+                                        _ sign: Double, _ lo: inout Int, _ hi: inout Int) {
+        while true {
+            if chain.b.y > y0 {
+                let sy0 = Swift.max(chain.a.y, y0), sy1 = Swift.min(chain.b.y, y1)
+                if sy1 > sy0 {
+                    let xa = chain.a.x + (sy0 - chain.a.y) * chain.dxdy
+                    let xb = sy1 == chain.b.y ? chain.b.x : chain.a.x + (sy1 - chain.a.y) * chain.dxdy
+                    addRowSegment(rowCells, xa, xb, (sy1 - sy0) * sign, &lo, &hi)
+                }
+                if chain.b.y >= y1 { return }
+            }
+            if chain.next == bottom { return }
+            chain.advance(vertices, n)
+        }
+    }
+
+    @inline(__always) private func sweepCells<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                          _ cells: UnsafeMutablePointer<SIMD2<Float>>,
+                                                          _ from: Int, _ to: Int, _ run: inout Float,
+                                                          _ minCol: inout Int, _ maxCol: inout Int) {
+        var c = from
+        var r = run
+        while c <= to {
+            let cell = cells[c]
+            cells[c] = .zero
+            let value = cell.y - (r + cell.x)
+            r += cell.x
+            let a = Swift.min(abs(value), 1)
+            if a >= P.visible {
+                painter.pixel(pixels, c, a)
+                if c < minCol { minCol = c }
+                if c > maxCol { maxCol = c }
+            }
+            c += 1
+        }
+        run = r
+    }
+
+    @inline(__always) private func fillGap<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                       _ from: Int, _ to: Int, _ run: Float,
+                                                       _ minCol: inout Int, _ maxCol: inout Int) {
+        let a = Swift.min(abs(run), 1)
+        if a >= P.visible && to > from {
+            painter.span(pixels, from, to - from, a)
+            if from < minCol { minCol = from }
+            if to - 1 > maxCol { maxCol = to - 1 }
+        }
+    }
+
+    // MARK: General outlines (rings, polygons): whole-canvas cells
+
+    @inline(__always) private func beginFill() { rowMin = Int.max; rowMax = Int.min }
+
+    private func addPolygon(_ n: Int, reversed: Bool) {
+        let v = vertices
+        var prev = v[n - 1]
+        for k in 0..<n {
+            let p = v[k]
+            if reversed { addEdge(p.x, p.y, prev.x, prev.y) } else { addEdge(prev.x, prev.y, p.x, p.y) }
+            prev = p
         }
     }
 
@@ -295,53 +435,62 @@ public final class Canvas {
             let yBottom = Swift.min(Double(row + 1), bottom)
             let xBottom = yBottom == yb ? xb : xa + (yBottom - ya) * dxdy
             if yBottom > yTop {
-                addRowSegment(row, xTop, xBottom, (yBottom - yTop) * sign)
+                var lo = Int.max, hi = Int.min
+                addRowSegment(cells + row * cellStride, xTop, xBottom, (yBottom - yTop) * sign, &lo, &hi)
+                if lo <= hi { noteRange(row, lo, hi) }
             }
             yTop = yBottom; xTop = xBottom
             row += 1
         }
     }
 
+    // MARK: Row segments → cells (both paths)
+
     /// A segment inside one row going from x = `xa` to `xb` while y advances by `dy` (signed).
     /// Parts left of the canvas become a vertical line at x = 0 (same coverage for every pixel
     /// inside); parts right of it cannot affect any pixel inside and are dropped.
-    @inline(__always) private func addRowSegment(_ row: Int, _ xa: Double, _ xb: Double, _ dy: Double) {
+    @inline(__always) private func addRowSegment(_ base: UnsafeMutablePointer<SIMD2<Float>>, _ xa: Double, _ xb: Double,
+                                                 _ dy: Double, _ lo: inout Int, _ hi: inout Int) {
         let w = Double(buffer.width)
+        if xa >= 0 && xb >= 0 && xa <= w && xb <= w {
+            walkColumns(base, xa, xb, dy, &lo, &hi)
+            return
+        }
         var xa = xa, xb = xb, dy = dy
-        if xa <= 0 && xb <= 0 { deposit(row, 0, 0, 0, dy); return }
+        if xa <= 0 && xb <= 0 {
+            accumulate(base, dy, 0)
+            lo = 0; if hi < 0 { hi = 0 }
+            return
+        }
         if xa >= w && xb >= w { return }
         if xa < 0 || xb < 0 {
             // Split at x = 0; the outside part goes to column 0 as a vertical line.
             let f = (0 - xa) / (xb - xa) // fraction of the way where x = 0
             let outside = xa < 0 ? dy * f : dy * (1 - f)
-            deposit(row, 0, 0, 0, outside)
+            accumulate(base, outside, 0)
+            lo = 0; if hi < 0 { hi = 0 }
             dy -= outside
             if xa < 0 { xa = 0 } else { xb = 0 }
         }
         if xa > w || xb > w {
             let f = (w - xa) / (xb - xa)
-            let inside = xa <= w ? dy * f : dy * (1 - f)
-            dy = inside
+            dy = xa <= w ? dy * f : dy * (1 - f)
             if xa > w { xa = w } else { xb = w }
         }
-        walkColumns(row, xa, xb, dy)
-    }
-
-    @inline(__always) private func deposit(_ row: Int, _ col: Int, _ lo: Int, _ hi: Int, _ dy: Double) {
-        accumulate(cells + row * cellStride + col, dy, 0)
-        noteRange(row, lo, hi)
+        walkColumns(base, xa, xb, dy, &lo, &hi)
     }
 
     /// Spreads a row segment over the columns it crosses: each column gets the height it
     /// spends there (cover) and the area between the segment and the column's left side.
-    @inline(__always) private func walkColumns(_ row: Int, _ xa: Double, _ xb: Double, _ dy: Double) {
+    @inline(__always) private func walkColumns(_ base: UnsafeMutablePointer<SIMD2<Float>>, _ xa: Double, _ xb: Double,
+                                               _ dy: Double, _ lo: inout Int, _ hi: inout Int) {
         let lastCol = buffer.width - 1
         let ca = Swift.min(Int(xa), lastCol), cb = Swift.min(Int(xb), lastCol)
-        let base = cells + row * cellStride
         if ca == cb {
             let mid = (xa + xb) * 0.5 - Double(ca)
             accumulate(base + ca, dy, dy * mid)
-            noteRange(row, ca, ca)
+            if ca < lo { lo = ca }
+            if ca > hi { hi = ca }
             return
         }
         let dydx = dy / (xb - xa)
@@ -352,33 +501,35 @@ public final class Canvas {
             accumulate(base + ca, d, d * ((xa + edge) * 0.5 - Double(ca)))
             var used = d
             // Whole columns: the segment crosses each in full width, mean x at the middle.
-            let fullD = Float(dydx), fullA = Float(dydx * 0.5)
+            let full = SIMD2<Float>(Float(dydx), Float(dydx * 0.5))
             var c = ca + 1
             while c < cb {
-                base[c] += SIMD2(fullD, fullA)
-                used += dydx
+                base[c] += full
                 c += 1
             }
+            used += dydx * Double(cb - ca - 1)
             edge = Double(cb)
             d = dy - used
             accumulate(base + cb, d, d * (xb - edge) * 0.5)
-            noteRange(row, ca, cb)
+            if ca < lo { lo = ca }
+            if cb > hi { hi = cb }
         } else {
             var edge = Double(ca)
-            var d = (edge - xa) * dydx // xa > edge, dydx has sign of -dy… d has dy's sign
+            var d = (edge - xa) * dydx // has dy's sign: both factors change sign together
             accumulate(base + ca, d, d * ((xa + edge) * 0.5 - Double(ca)))
             var used = d
-            let fullD = Float(-dydx), fullA = Float(-dydx * 0.5)
+            let full = SIMD2<Float>(Float(-dydx), Float(-dydx * 0.5))
             var c = ca - 1
             while c > cb {
-                base[c] += SIMD2(fullD, fullA)
-                used -= dydx
+                base[c] += full
                 c -= 1
             }
+            used -= dydx * Double(ca - cb - 1)
             edge = Double(cb + 1)
             d = dy - used
             accumulate(base + cb, d, d * ((xb + edge) * 0.5 - Double(cb)))
-            noteRange(row, cb, ca)
+            if cb < lo { lo = cb }
+            if ca > hi { hi = ca }
         }
     }
 
@@ -415,8 +566,6 @@ public final class Canvas {
         if hi32 > rangeHi[base + best] { rangeHi[base + best] = hi32 }
     }
 
-    // MARK: Cells → pixels
-
     /// When set (tests), fills add their exact coverage here (width × height Floats) and
     /// leave the pixels alone.
     var coverageSink: UnsafeMutablePointer<Float>?
@@ -430,7 +579,7 @@ public final class Canvas {
             switch buffer.format {
             case .xrgb8888:
                 sweep(XRGBPainter(buffer: buffer, color: color), &minCol, &maxCol)
-        case .rgb565:
+            case .rgb565:
                 sweep(RGB565Painter(buffer: buffer, color: color), &minCol, &maxCol)
             }
         }
@@ -442,67 +591,36 @@ public final class Canvas {
     /// Turns the cells of rows rowMin…rowMax into pixels and zeroes them again.
     @inline(__always) private func sweep<P: Painter>(_ painter: P, _ minCol: inout Int, _ maxCol: inout Int) {
         let w = buffer.width
-        let visible = P.visible
         for row in rowMin...rowMax {
             let n = Int(rangeCount[row])
             if n == 0 { continue }
             rangeCount[row] = 0
-            let rb = row * Canvas.rangesPerRow
-            // Ranges sorted by start (at most 4: insertion sort).
-            var lo = SIMD4<Int32>(repeating: Int32.max), hi = SIMD4<Int32>(repeating: Int32.max)
-            for i in 0..<n {
-                var j = i
-                let l = rangeLo[rb + i], h = rangeHi[rb + i]
-                while j > 0 && lo[j - 1] > l { lo[j] = lo[j - 1]; hi[j] = hi[j - 1]; j -= 1 }
-                lo[j] = l; hi[j] = h
+            // Ranges sorted by start, in place (at most 4: insertion sort).
+            let lo = rangeLo + row * Canvas.rangesPerRow, hi = rangeHi + row * Canvas.rangesPerRow
+            if n > 1 {
+                for i in 1..<n {
+                    let l = lo[i], h = hi[i]
+                    var j = i
+                    while j > 0 && lo[j - 1] > l { lo[j] = lo[j - 1]; hi[j] = hi[j - 1]; j -= 1 }
+                    lo[j] = l; hi[j] = h
+                }
             }
             let cellRow = cells + row * cellStride
             let pixels = painter.row(row)
             var run: Float = 0 // sum of covers left of the current column
             var x = 0
             var i = 0
-            var rowLo = Int.max, rowHi = Int.min
             while i < n {
                 let start = Int(lo[i])
                 var end = Int(hi[i])
                 i += 1
                 while i < n && Int(lo[i]) <= end + 1 { end = Swift.max(end, Int(hi[i])); i += 1 }
                 let from = Swift.max(start, x)
-                if from > x && run != 0 {
-                    let a = Swift.min(abs(run), 1)
-                    if a >= visible {
-                        painter.span(pixels, x, from - x, a)
-                        if x < rowLo { rowLo = x }
-                        rowHi = Swift.max(rowHi, from - 1)
-                    }
-                }
-                var c = from
-                while c <= end {
-                    let cell = cellRow[c]
-                    cellRow[c] = .zero
-                    let value = cell.y - (run + cell.x)
-                    run += cell.x
-                    let a = Swift.min(abs(value), 1)
-                    if a >= visible {
-                        painter.pixel(pixels, c, a)
-                        if c < rowLo { rowLo = c }
-                        if c > rowHi { rowHi = c }
-                    }
-                    c += 1
-                }
+                if from > x { fillGap(painter, pixels, x, from, run, &minCol, &maxCol) }
+                sweepCells(painter, pixels, cellRow, from, end, &run, &minCol, &maxCol)
                 x = end + 1
             }
-            if x < w && run != 0 {
-                // Right side clipped away: the coverage carries on to the canvas edge.
-                let a = Swift.min(abs(run), 1)
-                if a >= visible {
-                    painter.span(pixels, x, w - x, a)
-                    if x < rowLo { rowLo = x }
-                    rowHi = w - 1
-                }
-            }
-            if rowLo < minCol { minCol = rowLo }
-            if rowHi > maxCol { maxCol = rowHi }
+            if x < w && run != 0 { fillGap(painter, pixels, x, w, run, &minCol, &maxCol) }
         }
     }
 }
