@@ -380,26 +380,34 @@ public final class Canvas {
             // Fast path, most rows of most shapes: each side crosses the row as one straight
             // piece less than three pixels wide, inside the canvas. The edge pixels' coverage
             // is then a closed form (see `RowSide`), with no cells.
-            if let (ls, rs) = simpleSides(&left, &right, y0, y1, w) {
+            var ls = RowSide(), rs = RowSide()
+            if simpleSides(left, right, y0, y1, w, &ls, &rs) {
+                if rs.maxX <= 0 || ls.minX >= w { continue } // the row's part lies off the canvas
                 let hh = y1 - y0
-                let l0 = Int(ls.lo0), l1 = Int(ls.hi0), r0 = Int(rs.lo0), r1 = Int(rs.hi0)
-                if l1 < r0 {
-                    let pixels = painter.row(row)
+                let pixels = painter.row(row)
+                var gapStart = 0, gapEnd = buffer.width
+                if ls.maxX > 0 {
+                    let l0 = Int(ls.minX), l1 = Int(ls.maxX)
                     if l0 == l1 {
                         paintEdge(painter, pixels, l0, Float(hh - ls.singleColumnArea(l0, hh)))
                     } else {
                         for c in l0...l1 { paintEdge(painter, pixels, c, Float(hh - ls.areaLeft(c))) }
                     }
-                    if r0 > l1 + 1 { fillGap(painter, pixels, l1 + 1, r0, Float(hh), &minCol, &maxCol) }
+                    gapStart = l1 + 1
+                    if l0 < minCol { minCol = l0 }
+                }
+                if rs.minX < w {
+                    let r0 = Int(rs.minX), r1 = Int(rs.maxX)
                     if r0 == r1 {
                         paintEdge(painter, pixels, r0, Float(rs.singleColumnArea(r0, hh)))
                     } else {
                         for c in r0...r1 { paintEdge(painter, pixels, c, Float(rs.areaLeft(c))) }
                     }
-                    if l0 < minCol { minCol = l0 }
+                    gapEnd = r0
                     if r1 > maxCol { maxCol = r1 }
-                    continue
                 }
+                if gapEnd > gapStart { fillGap(painter, pixels, gapStart, gapEnd, Float(hh), &minCol, &maxCol) }
+                continue
             }
             var loA = Int.max, hiA = Int.min, loB = Int.max, hiB = Int.min
             walk(&right, n, bottom, y0, y1, 1, &loA, &hiA)
@@ -429,27 +437,32 @@ public final class Canvas {
         }
     }
 
-    /// When both chains cross the row [y0, y1] as one straight piece each, at most four columns
-    /// wide and inside the canvas: those pieces as (left side, right side). Advances nothing otherwise.
-    @inline(__always) private func simpleSides(_ left: inout Chain, _ right: inout Chain, _ y0: Double, _ y1: Double,
-                                               _ w: Double) -> (RowSide, RowSide)? {
-        // Chains whose current segment ended at the top of this row advance first.
-        if right.b.y <= y0 || left.b.y <= y0 { return nil }
-        guard right.a.y <= y0 && right.b.y >= y1 && left.a.y <= y0 && left.b.y >= y1 else { return nil }
+    /// True when both chains cross the row [y0, y1] as one straight piece each, less than
+    /// three pixels wide, each inside the canvas or wholly beyond its left (for the left side)
+    /// or right (for the right side) edge, in different columns; then `l` and `r` hold them.
+    @inline(__always) private func simpleSides(_ left: Chain, _ right: Chain, _ y0: Double, _ y1: Double, _ w: Double,
+                                               _ l: inout RowSide, _ r: inout RowSide) -> Bool {
+        guard right.a.y <= y0 && right.b.y >= y1 && left.a.y <= y0 && left.b.y >= y1 && y1 > y0 else { return false }
         let ra = right.a.x + (y0 - right.a.y) * right.dxdy, rb = right.a.x + (y1 - right.a.y) * right.dxdy
         let la = left.a.x + (y0 - left.a.y) * left.dxdy, lb = left.a.x + (y1 - left.a.y) * left.dxdy
-        var r = RowSide(), l = RowSide()
-        _ = r.add(ra, rb, y1 - y0, right.steepness)
-        _ = l.add(la, lb, y1 - y0, left.steepness)
-        if r.lo0 + r.hi0 < l.lo0 + l.hi0 { swap(&r, &l) }
-        guard l.lo0 >= 0 && r.hi0 < w && l.hi0 - l.lo0 < 3 && r.hi0 - r.lo0 < 3 else { return nil }
-        return (l, r)
+        if ra + rb >= la + lb {
+            _ = r.add(ra, rb, y1 - y0, right.steepness)
+            _ = l.add(la, lb, y1 - y0, left.steepness)
+        } else {
+            _ = l.add(ra, rb, y1 - y0, right.steepness)
+            _ = r.add(la, lb, y1 - y0, left.steepness)
+        }
+        let leftOK = l.maxX <= 0 || (l.minX >= 0 && l.maxX < w && l.maxX - l.minX < 3)
+        let rightOK = r.minX >= w || (r.minX >= 0 && r.maxX < w && r.maxX - r.minX < 3)
+        // Sides sharing a column need cells (their coverages subtract in the same pixel).
+        return leftOK && rightOK && (l.maxX <= 0 || r.minX >= w || Int(l.maxX) < Int(r.minX))
     }
 
     @inline(__always) private func paintEdge<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
                                                          _ x: Int, _ coverage: Float) {
-        let c = Swift.min(abs(coverage), 1)
-        if c >= P.visible { painter.pixel(pixels, x, c) }
+        // No test for "nothing to do": weight 0 leaves the pixel as it was, and the branch
+        // would be unpredictable.
+        painter.pixel(pixels, x, Swift.min(abs(coverage), 1))
     }
 
     /// Collects the (at most two) straight pieces of `chain` between y0 and y1; false if
@@ -500,8 +513,7 @@ public final class Canvas {
             cells[c] = .zero
             let value = cell.y - (r + cell.x)
             r += cell.x
-            let a = Swift.min(abs(value), 1)
-            if a >= P.visible { painter.pixel(pixels, c, a) }
+            painter.pixel(pixels, c, Swift.min(abs(value), 1)) // weight 0 changes nothing
             c += 1
         }
         run = r
@@ -778,7 +790,7 @@ struct XRGBPainter: Painter {
         blend(row, x, UInt32(coverage * alphaScale + 0.5))
     }
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ a: UInt32) {
-        row[x] = a == 255 ? src : blendXRGB(row[x], src, a)
+        row[x] = blendXRGB(row[x], src, a) // exact at 0 and 255, so no branches
     }
 }
 

@@ -55,24 +55,25 @@ public extension Color {
     rgb565(xrgb: blendXRGB(xrgb(rgb565: dst), src, a))
 }
 
-/// Stores `count` copies of `value` from `p` on, 16-byte vector stores for the bulk.
+/// Stores `count` copies of `value` from `p` on: 16-byte vector stores, the last one
+/// overlapping the previous ones instead of a scalar tail (fewer unpredictable branches,
+/// which cost more than the stores on short spans).
 @inlinable @inline(__always) func fillSpan32(_ p: UnsafeMutablePointer<UInt32>, _ count: Int, _ value: UInt32) {
-    var i = 0
-    while i < count && (UInt(bitPattern: p + i) & 15) != 0 { p[i] = value; i += 1 }
     let raw = UnsafeMutableRawPointer(p)
     let v = SIMD4<UInt32>(repeating: value)
-    while i + 16 <= count {
-        raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
-        raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 16, as: SIMD4<UInt32>.self)
-        raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 32, as: SIMD4<UInt32>.self)
-        raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 48, as: SIMD4<UInt32>.self)
-        i &+= 16
+    if count >= 4 {
+        var i = 0
+        while i &+ 8 < count {
+            raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+            raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 16, as: SIMD4<UInt32>.self)
+            i &+= 8
+        }
+        if i &+ 4 < count { raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD4<UInt32>.self) }
+        raw.storeBytes(of: v, toByteOffset: (count &- 4) &* 4, as: SIMD4<UInt32>.self)
+    } else {
+        var i = 0
+        while i < count { p[i] = value; i &+= 1 }
     }
-    while i + 4 <= count {
-        raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
-        i &+= 4
-    }
-    while i < count { p[i] = value; i &+= 1 }
 }
 
 /// Stores `count` copies of a 16-bit `value` from `p` on.
