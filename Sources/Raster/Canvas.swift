@@ -6,13 +6,16 @@ import Geometry
 /// Draws anti-aliased shapes into a `PixelBuffer` (XRGB8888 or RGB565) and records what it
 /// changed.
 ///
-/// Every shape is turned into closed polygon edges, and each edge deposits its exact signed
-/// area into the cells (pixels) it crosses, row by row, as FreeType's and Skia's analytic
-/// rasterizers do. Sweeping a row then gives exact area coverage at edge pixels, and between
-/// them a constant coverage: the interior spans, stored with vector stores and no per-pixel
-/// arithmetic. Only touched cells are visited, so cost follows the outline, not the area.
-/// Shapes partly or wholly outside the canvas are clipped exactly (coverage inside the
-/// canvas is the same as if the canvas were infinite).
+/// Every shape is a closed polygon (circles: chords within 0.1 px, area kept exact) and every
+/// pixel gets the exact area of the polygon inside it, as in FreeType's and Skia's analytic
+/// rasterizers. Convex shapes (discs, transformed rectangles, lines) go row by row along their
+/// two sides: where each side crosses the row as one short straight piece (most rows), the
+/// edge pixels' areas are a closed form; elsewhere the pieces deposit signed cover and area
+/// into a row of cells that a sweep turns into coverage. Between the sides lies a span of
+/// constant coverage, stored with vector stores and no per-pixel arithmetic, so cost follows
+/// the outline, not the area. Rings and general polygons deposit into whole-canvas cells and
+/// are swept the same way (non-zero winding). Shapes partly or wholly outside the canvas are
+/// clipped exactly: coverage inside is what an infinite canvas would show.
 public final class Canvas {
     public let buffer: PixelBuffer
     public var width: Int { buffer.width }
