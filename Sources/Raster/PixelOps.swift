@@ -63,13 +63,21 @@ public extension Color {
     let v = SIMD4<UInt32>(repeating: value)
     if count >= 4 {
         var i = 0
-        while i &+ 8 < count {
+        while i &+ 16 <= count {
             raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
             raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 16, as: SIMD4<UInt32>.self)
-            i &+= 8
+            raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 32, as: SIMD4<UInt32>.self)
+            raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 48, as: SIMD4<UInt32>.self)
+            i &+= 16
         }
-        if i &+ 4 < count { raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD4<UInt32>.self) }
-        raw.storeBytes(of: v, toByteOffset: (count &- 4) &* 4, as: SIMD4<UInt32>.self)
+        // Up to 15 left: four stores ending at the span's end cover them (overlapping; when
+        // nothing is left they repeat the last store).
+        let end = (count &- 4) &* 4
+        let done = Swift.min(i &* 4, end)
+        raw.storeBytes(of: v, toByteOffset: Swift.max(done, end &- 48), as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: Swift.max(done, end &- 32), as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: Swift.max(done, end &- 16), as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: end, as: SIMD4<UInt32>.self)
     } else {
         var i = 0
         while i < count { p[i] = value; i &+= 1 }
