@@ -311,6 +311,12 @@ public final class Canvas {
             h * ((lo0 + hi0) * 0.5 - Double(c))
         }
 
+        /// `areaLeft` for a side of one piece.
+        @inline(__always) func areaLeft1(_ c: Int) -> Double {
+            let x = Double(c)
+            return k0 * (RowSide.integral(hi0 - x) - RowSide.integral(lo0 - x))
+        }
+
         /// Area of pixel column `c` (within the row) left of this side.
         @inline(__always) func areaLeft(_ c: Int) -> Double {
             let x = Double(c)
@@ -381,8 +387,8 @@ public final class Canvas {
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row), yMin), y1 = Swift.min(Double(row + 1), yMax)
             // Fast path, most rows of most shapes: each side crosses the row as one straight
-            // piece less than three pixels wide, inside the canvas. The edge pixels' coverage
-            // is then a closed form (see `RowSide`), with no cells.
+            // piece, inside the canvas (or wholly beyond the edge it faces). The edge pixels'
+            // coverage is then a closed form (see `RowSide`), with no cells.
             var ls = RowSide(), rs = RowSide()
             if simpleSides(left, right, y0, y1, w, &ls, &rs) {
                 if rs.maxX <= 0 || ls.minX >= w { continue } // the row's part lies off the canvas
@@ -394,7 +400,7 @@ public final class Canvas {
                     if l0 == l1 {
                         paintEdge(painter, pixels, l0, Float(hh - ls.singleColumnArea(l0, hh)))
                     } else {
-                        for c in l0...l1 { paintEdge(painter, pixels, c, Float(hh - ls.areaLeft(c))) }
+                        paintSide(painter, pixels, ls, l0, l1, hh, left: true)
                     }
                     gapStart = l1 + 1
                     if l0 < minCol { minCol = l0 }
@@ -404,7 +410,7 @@ public final class Canvas {
                     if r0 == r1 {
                         paintEdge(painter, pixels, r0, Float(rs.singleColumnArea(r0, hh)))
                     } else {
-                        for c in r0...r1 { paintEdge(painter, pixels, c, Float(rs.areaLeft(c))) }
+                        paintSide(painter, pixels, rs, r0, r1, hh, left: false)
                     }
                     gapEnd = r0
                     if r1 > maxCol { maxCol = r1 }
@@ -440,8 +446,8 @@ public final class Canvas {
         }
     }
 
-    /// True when both chains cross the row [y0, y1] as one straight piece each, less than
-    /// three pixels wide, each inside the canvas or wholly beyond its left (for the left side)
+    /// True when both chains cross the row [y0, y1] as one straight piece each, each inside
+    /// the canvas or wholly beyond its left (for the left side)
     /// or right (for the right side) edge, in different columns; then `l` and `r` hold them.
     @inline(__always) private func simpleSides(_ left: Chain, _ right: Chain, _ y0: Double, _ y1: Double, _ w: Double,
                                                _ l: inout RowSide, _ r: inout RowSide) -> Bool {
@@ -455,10 +461,28 @@ public final class Canvas {
             _ = l.add(ra, rb, y1 - y0, right.steepness)
             _ = r.add(la, lb, y1 - y0, left.steepness)
         }
-        let leftOK = l.maxX <= 0 || (l.minX >= 0 && l.maxX < w && l.maxX - l.minX < 3)
-        let rightOK = r.minX >= w || (r.minX >= 0 && r.maxX < w && r.maxX - r.minX < 3)
+        let leftOK = l.maxX <= 0 || (l.minX >= 0 && l.maxX < w)
+        let rightOK = r.minX >= w || (r.minX >= 0 && r.maxX < w)
         // Sides sharing a column need cells (their coverages subtract in the same pixel).
         return leftOK && rightOK && (l.maxX <= 0 || r.minX >= w || Int(l.maxX) < Int(r.minX))
+    }
+
+    /// The pixels of one single-piece side over columns c0 < c1. Columns the piece crosses
+    /// from side to side have an area that falls linearly (by |dy/dx| per column), so only the
+    /// two end columns need the general form.
+    @inline(__always) private func paintSide<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                         _ side: RowSide, _ c0: Int, _ c1: Int, _ hh: Double,
+                                                         left: Bool) {
+        let sign: Double = left ? -1 : 1, base = left ? hh : 0
+        paintEdge(painter, pixels, c0, Float(base + sign * side.areaLeft1(c0)))
+        var a = side.k0 * (side.hi0 - Double(c0 + 1) - 0.5)
+        var c = c0 + 1
+        while c < c1 {
+            paintEdge(painter, pixels, c, Float(base + sign * a))
+            a -= side.k0
+            c += 1
+        }
+        paintEdge(painter, pixels, c1, Float(base + sign * side.areaLeft1(c1)))
     }
 
     @inline(__always) private func paintEdge<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
