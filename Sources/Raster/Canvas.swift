@@ -276,53 +276,35 @@ public final class Canvas {
 
     // MARK: Convex shapes: row by row, two chains
 
-    /// One side of a convex shape within one row: up to two straight pieces. For a piece whose
-    /// x runs linearly over [lo, hi] during height h, the area of pixel column c lying left of
-    /// it is h·(G(hi − c) − G(lo − c)) / (hi − lo), with G the integral of clamp(z, 0, 1).
+    /// One side of a convex shape within one row, as one straight piece whose x runs
+    /// linearly over [lo, hi] while y crosses the row part of height h. The area of pixel
+    /// column c lying left of it is h·(G(hi − c) − G(lo − c)) / (hi − lo), with G the
+    /// integral of clamp(z, 0, 1); k = h / (hi − lo) = |dy/dx| comes from the segment, so
+    /// no row needs a division.
     private struct RowSide {
-        var lo0 = 0.0, hi0 = 0.0, k0 = 0.0, lo1 = 0.0, hi1 = 0.0, k1 = 0.0
-        var count = 0
-        var minX = Double.infinity, maxX = -Double.infinity
+        var lo: Double, hi: Double, k: Double
 
-        /// A piece from xa to xb over height h of a segment whose |dy/dx| is `steepness`
-        /// (passed in so that no row needs a division).
-        @inline(__always) mutating func add(_ xa: Double, _ xb: Double, _ h: Double, _ steepness: Double) -> Bool {
-            if count == 2 { return false }
-            var lo = Swift.min(xa, xb)
-            var hi = Swift.max(xa, xb), k = steepness
-            if hi - lo < 1e-3 {
+        @inline(__always) init(_ xa: Double, _ xb: Double, _ h: Double, _ steepness: Double) {
+            lo = Swift.min(xa, xb); hi = Swift.max(xa, xb); k = steepness
+            if hi - lo < 1e-6 {
                 // A (nearly) vertical piece gets a hair of width around its mean x, so that
-                // one formula serves (and stays well-conditioned in Float).
+                // one formula serves.
                 let mid = (lo + hi) * 0.5
-                lo = mid - 0.5e-3; hi = mid + 0.5e-3; k = h * 1e3
+                lo = mid - 0.5e-6; hi = mid + 0.5e-6; k = h * 1e6
             }
-            if count == 0 { lo0 = lo; hi0 = hi; k0 = k } else { lo1 = lo; hi1 = hi; k1 = k }
-            count += 1
-            if lo < minX { minX = lo }
-            if hi > maxX { maxX = hi }
-            return true
         }
         @inline(__always) static func integral(_ z: Double) -> Double {
             let zc = Swift.min(Swift.max(z, 0), 1)
             return zc * zc * 0.5 + Swift.max(z - 1, 0)
         }
-        /// For a single piece inside column c over height h: the area left of it.
+        /// Area left of the piece in column c, when the piece lies inside that column.
         @inline(__always) func singleColumnArea(_ c: Int, _ h: Double) -> Double {
-            h * ((lo0 + hi0) * 0.5 - Double(c))
+            h * ((lo + hi) * 0.5 - Double(c))
         }
-
-        /// `areaLeft` for a side of one piece.
-        @inline(__always) func areaLeft1(_ c: Int) -> Double {
-            let x = Double(c)
-            return k0 * (RowSide.integral(hi0 - x) - RowSide.integral(lo0 - x))
-        }
-
-        /// Area of pixel column `c` (within the row) left of this side.
+        /// Area left of the piece in column c.
         @inline(__always) func areaLeft(_ c: Int) -> Double {
             let x = Double(c)
-            var a = k0 * (RowSide.integral(hi0 - x) - RowSide.integral(lo0 - x))
-            if count == 2 { a += k1 * (RowSide.integral(hi1 - x) - RowSide.integral(lo1 - x)) }
-            return a
+            return k * (RowSide.integral(hi - x) - RowSide.integral(lo - x))
         }
     }
 
@@ -389,14 +371,13 @@ public final class Canvas {
             // Fast path, most rows of most shapes: each side crosses the row as one straight
             // piece, inside the canvas (or wholly beyond the edge it faces). The edge pixels'
             // coverage is then a closed form (see `RowSide`), with no cells.
-            var ls = RowSide(), rs = RowSide()
-            if simpleSides(left, right, y0, y1, w, &ls, &rs) {
-                if rs.maxX <= 0 || ls.minX >= w { continue } // the row's part lies off the canvas
+            if let (ls, rs) = simpleSides(left, right, y0, y1, w) {
+                if rs.hi <= 0 || ls.lo >= w { continue } // the row's part lies off the canvas
                 let hh = y1 - y0
                 let pixels = painter.row(row)
                 var gapStart = 0, gapEnd = buffer.width
-                if ls.maxX > 0 {
-                    let l0 = Int(ls.minX), l1 = Int(ls.maxX)
+                if ls.hi > 0 {
+                    let l0 = Int(ls.lo), l1 = Int(ls.hi)
                     if l0 == l1 {
                         paintEdge(painter, pixels, l0, Float(hh - ls.singleColumnArea(l0, hh)))
                     } else {
@@ -405,8 +386,8 @@ public final class Canvas {
                     gapStart = l1 + 1
                     if l0 < minCol { minCol = l0 }
                 }
-                if rs.minX < w {
-                    let r0 = Int(rs.minX), r1 = Int(rs.maxX)
+                if rs.lo < w {
+                    let r0 = Int(rs.lo), r1 = Int(rs.hi)
                     if r0 == r1 {
                         paintEdge(painter, pixels, r0, Float(rs.singleColumnArea(r0, hh)))
                     } else {
@@ -446,25 +427,23 @@ public final class Canvas {
         }
     }
 
-    /// True when both chains cross the row [y0, y1] as one straight piece each, each inside
-    /// the canvas or wholly beyond its left (for the left side)
-    /// or right (for the right side) edge, in different columns; then `l` and `r` hold them.
-    @inline(__always) private func simpleSides(_ left: Chain, _ right: Chain, _ y0: Double, _ y1: Double, _ w: Double,
-                                               _ l: inout RowSide, _ r: inout RowSide) -> Bool {
-        guard right.a.y <= y0 && right.b.y >= y1 && left.a.y <= y0 && left.b.y >= y1 && y1 > y0 else { return false }
+    /// When both chains cross the row [y0, y1] as one straight piece each, each inside the
+    /// canvas or wholly beyond its left (for the left side) or right (for the right side)
+    /// edge, in different columns: those pieces as (left, right).
+    @inline(__always) private func simpleSides(_ left: Chain, _ right: Chain, _ y0: Double, _ y1: Double,
+                                               _ w: Double) -> (RowSide, RowSide)? {
+        guard right.a.y <= y0 && right.b.y >= y1 && left.a.y <= y0 && left.b.y >= y1 && y1 > y0 else { return nil }
         let ra = right.a.x + (y0 - right.a.y) * right.dxdy, rb = right.a.x + (y1 - right.a.y) * right.dxdy
         let la = left.a.x + (y0 - left.a.y) * left.dxdy, lb = left.a.x + (y1 - left.a.y) * left.dxdy
-        if ra + rb >= la + lb {
-            _ = r.add(ra, rb, y1 - y0, right.steepness)
-            _ = l.add(la, lb, y1 - y0, left.steepness)
-        } else {
-            _ = l.add(ra, rb, y1 - y0, right.steepness)
-            _ = r.add(la, lb, y1 - y0, left.steepness)
-        }
-        let leftOK = l.maxX <= 0 || (l.minX >= 0 && l.maxX < w)
-        let rightOK = r.minX >= w || (r.minX >= 0 && r.maxX < w)
+        let h = y1 - y0
+        let one = RowSide(ra, rb, h, right.steepness), other = RowSide(la, lb, h, left.steepness)
+        let swapped = ra + rb < la + lb
+        let l = swapped ? one : other, r = swapped ? other : one
+        let leftOK = l.hi <= 0 || (l.lo >= 0 && l.hi < w)
+        let rightOK = r.lo >= w || (r.lo >= 0 && r.hi < w)
         // Sides sharing a column need cells (their coverages subtract in the same pixel).
-        return leftOK && rightOK && (l.maxX <= 0 || r.minX >= w || Int(l.maxX) < Int(r.minX))
+        guard leftOK && rightOK && (l.hi <= 0 || r.lo >= w || Int(l.hi) < Int(r.lo)) else { return nil }
+        return (l, r)
     }
 
     /// The pixels of one single-piece side over columns c0 < c1. Columns the piece crosses
@@ -474,15 +453,15 @@ public final class Canvas {
                                                          _ side: RowSide, _ c0: Int, _ c1: Int, _ hh: Double,
                                                          left: Bool) {
         let sign: Double = left ? -1 : 1, base = left ? hh : 0
-        paintEdge(painter, pixels, c0, Float(base + sign * side.areaLeft1(c0)))
-        var a = side.k0 * (side.hi0 - Double(c0 + 1) - 0.5)
+        paintEdge(painter, pixels, c0, Float(base + sign * side.areaLeft(c0)))
+        var a = side.k * (side.hi - Double(c0 + 1) - 0.5)
         var c = c0 + 1
         while c < c1 {
             paintEdge(painter, pixels, c, Float(base + sign * a))
-            a -= side.k0
+            a -= side.k
             c += 1
         }
-        paintEdge(painter, pixels, c1, Float(base + sign * side.areaLeft1(c1)))
+        paintEdge(painter, pixels, c1, Float(base + sign * side.areaLeft(c1)))
     }
 
     @inline(__always) private func paintEdge<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
@@ -490,25 +469,6 @@ public final class Canvas {
         // No test for "nothing to do": weight 0 leaves the pixel as it was, and the branch
         // would be unpredictable.
         painter.pixel(pixels, x, Swift.min(abs(coverage), 1))
-    }
-
-    /// Collects the (at most two) straight pieces of `chain` between y0 and y1; false if
-    /// there are more (then the caller uses cells).
-    @inline(__always) private func gather(_ chain: inout Chain, _ n: Int, _ bottom: Int, _ y0: Double, _ y1: Double,
-                                          _ side: inout RowSide) -> Bool {
-        while true {
-            if chain.b.y > y0 {
-                let sy0 = Swift.max(chain.a.y, y0), sy1 = Swift.min(chain.b.y, y1)
-                if sy1 > sy0 {
-                    let xa = chain.a.x + (sy0 - chain.a.y) * chain.dxdy
-                    let xb = sy1 == chain.b.y ? chain.b.x : chain.a.x + (sy1 - chain.a.y) * chain.dxdy
-                    if !side.add(xa, xb, sy1 - sy0, chain.steepness) { return false }
-                }
-                if chain.b.y >= y1 { return true }
-            }
-            if chain.next == bottom { return true }
-            chain.advance(vertices, n)
-        }
     }
 
     /// Deposits the part of `chain` between y0 and y1 (one row) into `rowCells`.
