@@ -760,9 +760,10 @@ let halfLevel: Float = 0.5 / 255
 
 struct XRGBPainter: Painter {
     static var visible: Float { halfLevel }
-    let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, alpha: UInt32, alphaScale: Float
+    let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, spreadSrc: UInt64, alpha: UInt32, alphaScale: Float
     init(buffer: PixelBuffer, color: Color) {
         base = buffer.bytes; stride = buffer.strideBytes; src = color.xrgb; alpha = UInt32(color.a)
+        spreadSrc = spreadChannels(color.xrgb)
         alphaScale = Float(color.a)
     }
     @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
@@ -771,13 +772,13 @@ struct XRGBPainter: Painter {
     @inline(__always) func span(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ count: Int, _ coverage: Float) {
         let a = UInt32(coverage * alphaScale + 0.5)
         if a == 255 { fillSpan32(row + x, count, src); return }
-        for i in x..<(x + count) { row[i] = blendXRGB(row[i], src, a) }
+        for i in x..<(x + count) { row[i] = blendXRGB(row[i], spread: spreadSrc, a) }
     }
     @inline(__always) func pixel(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ coverage: Float) {
         blend(row, x, UInt32(coverage * alphaScale + 0.5))
     }
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ a: UInt32) {
-        row[x] = blendXRGB(row[x], src, a) // exact at 0 and 255, so no branches
+        row[x] = blendXRGB(row[x], spread: spreadSrc, a) // exact at 0 and 255, so no branches
     }
 }
 

@@ -270,6 +270,24 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
         }
     }
 
+    @Test func blendIsPerChannelRoundedOver() {
+        // The packed blend equals round((src·a + dst·(255 − a)) / 255) in every channel.
+        var g = SeededGenerator(seed: 3)
+        var wrong = 0
+        for i in 0..<20_000 {
+            let d = UInt32(truncatingIfNeeded: g.next()), s = UInt32(truncatingIfNeeded: g.next())
+            let a = i < 256 ? UInt32(i) : UInt32(g.next() % 256)
+            let out = blendXRGB(d, s, a)
+            for shift: UInt32 in [0, 8, 16] {
+                let sc = Double((s >> shift) & 0xFF), dc = Double((d >> shift) & 0xFF)
+                let expected = UInt32(((sc * Double(a) + dc * Double(255 - a)) / 255).rounded())
+                if (out >> shift) & 0xFF != expected { wrong += 1 }
+            }
+            if out >> 24 != 0xFF { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
     @Test func rgb565RoundsToNearest() {
         let bad = failures(256, 1) { v, _ in
             let five = Int(channel5(UInt32(v))), six = Int(channel6(UInt32(v)))
