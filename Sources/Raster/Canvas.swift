@@ -150,6 +150,37 @@ public final class Canvas {
         }
     }
 
+    /// Fills whole pixels with a linear gradient from `start` (top, or left when not
+    /// `vertical`) to `end`, opaque. On RGB565 a 4×4 ordered (Bayer) dither spreads each
+    /// channel between its two nearest levels, so the 5- and 6-bit steps do not show as bands.
+    public func fillGradient(_ rect: PixelRect, from start: Color, to end: Color, vertical: Bool = true) {
+        let r = rect.intersection(bounds)
+        if r.isEmpty { return }
+        addDamage(r)
+        let length = Double(vertical ? rect.height : rect.width)
+        let s = SIMD3<Double>(Double(start.r), Double(start.g), Double(start.b))
+        let e = SIMD3<Double>(Double(end.r), Double(end.g), Double(end.b))
+        // Bayer 4×4 thresholds (0…15) as fractions of a level, centred in their sixteenths.
+        let bayer: [Double] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5].map { ($0 + 0.5) / 16 }
+        for y in r.y..<r.maxY {
+            for x in r.x..<r.maxX {
+                let position = Double(vertical ? y - rect.y : x - rect.x) + 0.5
+                let c = s + (e - s) * (position / length)
+                switch buffer.format {
+                case .xrgb8888:
+                    let q = (c + 0.5).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
+                    buffer.row32(y)[x] = 0xFF00_0000 | UInt32(q.x) << 16 | UInt32(q.y) << 8 | UInt32(q.z)
+                case .rgb565:
+                    let t = bayer[(y & 3) * 4 + (x & 3)]
+                    let r5 = Swift.min(Swift.max((c.x * 31 / 255 + t).rounded(.down), 0), 31)
+                    let g6 = Swift.min(Swift.max((c.y * 63 / 255 + t).rounded(.down), 0), 63)
+                    let b5 = Swift.min(Swift.max((c.z * 31 / 255 + t).rounded(.down), 0), 31)
+                    buffer.row16(y)[x] = UInt16(r5) << 11 | UInt16(g6) << 5 | UInt16(b5)
+                }
+            }
+        }
+    }
+
     // MARK: Anti-aliased shapes
 
     /// An axis-aligned rectangle at sub-pixel position, anti-aliased edges.

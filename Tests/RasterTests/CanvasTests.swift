@@ -231,6 +231,25 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
         #expect(canvas.pixel(x: 3, y: 3) == Color(r: 255, g: 127, b: 127))
     }
 
+    @Test func gradientsRunEndToEndAndDitherOnRGB565() {
+        let canvas = Canvas(width: 64, height: 256)
+        canvas.fillGradient(canvas.bounds, from: .black, to: .white)
+        #expect(canvas.pixel(x: 10, y: 0) == Color(r: 0, g: 0, b: 0))
+        #expect(canvas.pixel(x: 10, y: 255) == Color(r: 255, g: 255, b: 255))
+        #expect(canvas.pixel(x: 10, y: 100)!.r == 100)
+        // A flat colour between two 565 levels: plain rounding is off by 4 (103 → level 13 →
+        // 107); the dither's 4×4 mean lands within one 8-bit step.
+        let panel = Canvas(width: 8, height: 8, format: .rgb565)
+        let target = Color(r: 103, g: 103, b: 103)
+        panel.fillGradient(panel.bounds, from: target, to: target)
+        var sum = SIMD3<Double>.zero
+        for y in 0..<4 { for x in 0..<4 { let c = panel.pixel(x: x, y: y)!; sum += SIMD3(Double(c.r), Double(c.g), Double(c.b)) } }
+        let mean = sum / 16
+        #expect(abs(mean.x - 103) < 1 && abs(mean.y - 103) < 1 && abs(mean.z - 103) < 1, "mean \(mean)")
+        #expect(Color(xrgb: xrgb(rgb565: target.rgb565Value)).r == 107)
+        #expect(panel.takeDamage() == [panel.bounds])
+    }
+
     @Test func damageIsTheUnionOfWhatWasDrawn() {
         let canvas = Canvas(width: 200, height: 200)
         canvas.fillCircle(center: Vec2(50, 50), radius: 10, color: .red)
