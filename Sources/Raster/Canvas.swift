@@ -606,6 +606,8 @@ public final class Canvas {
             walkColumns(base, xa, xb, dy, &lo, &hi)
             return
         }
+        // Overflowed geometry (coordinates near Double's limits) draws nothing rather than trap.
+        if xa.isNaN || xb.isNaN || dy.isNaN { return }
         var xa = xa, xb = xb, dy = dy
         if xa <= 0 && xb <= 0 {
             accumulate(base, dy, 0)

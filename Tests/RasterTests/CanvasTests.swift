@@ -162,6 +162,27 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
         }
     }
 
+    @Test func hugeAndDegenerateShapesAreSafe() {
+        // Shapes vastly larger than the canvas cover it exactly; degenerate ones draw nothing.
+        let big = coverage(width: 40, height: 30) {
+            $0.fillRect(Rect(x: -1e12, y: -1e12, width: 2e12, height: 2e12), transform: .rotation(0.3), color: .white)
+        }
+        #expect(big.allSatisfy { abs($0 - 1) < 1e-4 })
+        let line = coverage(width: 40, height: 30) {
+            $0.drawLine(from: Vec2(-1e15, 15), to: Vec2(1e15, 15), width: 2, color: .white)
+        }
+        #expect(abs(total(line) - 80) < 1e-2)
+        let nothing = coverage(width: 40, height: 30) {
+            $0.fillRect(Rect(x: 5, y: 5, width: 10, height: 10), transform: .scale(0, 1), color: .white)
+            $0.drawLine(from: Vec2(3, 3), to: Vec2(3, 3), width: 4, color: .white)
+            $0.fillPolygon([Vec2(1, 1), Vec2(20, 20), Vec2(39, 39)], color: .white)
+            $0.fillPolygon([Vec2(1e300, 1), Vec2(-1e300, 2), Vec2(1e300, 25)], color: .white)
+            $0.strokeCircle(center: Vec2(20, 15), radius: .infinity, lineWidth: 3, color: .white)
+            $0.fillCircle(center: Vec2(20, 15), radius: -3, color: .white)
+        }
+        #expect(nothing.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 })
+    }
+
     @Test func shapesWhollyOutsideTouchNothing() {
         let canvas = Canvas(width: 50, height: 40)
         canvas.clear(.black)
