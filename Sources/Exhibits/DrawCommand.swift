@@ -26,12 +26,11 @@ public enum DrawCommand: Equatable, Sendable {
             return PixelRect(covering: Rect(x: c.x - o, y: c.y - o, width: 2 * o, height: 2 * o))
         case .rect(let r, let t, _):
             return DrawCommand.cover([t.apply(Vec2(r.minX, r.minY)), t.apply(Vec2(r.maxX, r.minY)),
-                                      t.apply(Vec2(r.maxX, r.maxY)), t.apply(Vec2(r.minX, r.maxY))])
+                                      t.apply(Vec2(r.maxX, r.maxY)), t.apply(Vec2(r.minX, r.maxY))], padding: 0)
         case .line(let a, let b, let w, _):
-            let h = w / 2
-            return DrawCommand.cover([a, b]).grown(by: Int(h.rounded(.up)))
+            return DrawCommand.cover([a, b], padding: w / 2)
         case .polygon(let points, _):
-            return DrawCommand.cover(points)
+            return DrawCommand.cover(points, padding: 0)
         case .text(_, let origin, let size, _, _, let width):
             // Ascenders reach about 0.95 em above the baseline, descenders 0.25 em below.
             return PixelRect(covering: Rect(x: origin.x - 2, y: origin.y - size * 1.05,
@@ -39,7 +38,9 @@ public enum DrawCommand: Equatable, Sendable {
         }
     }
 
-    static func cover(_ points: [Vec2]) -> PixelRect {
+    /// Pixels covering `points` grown by `padding` (before rounding out, so that a
+    /// zero-width line along a pixel edge still covers the two columns it shades).
+    static func cover(_ points: [Vec2], padding: Double) -> PixelRect {
         guard var lo = points.first else { return .empty }
         var hi = lo
         for p in points.dropFirst() {
@@ -47,7 +48,8 @@ public enum DrawCommand: Equatable, Sendable {
             hi.x = max(hi.x, p.x); hi.y = max(hi.y, p.y)
         }
         guard lo.isFinite && hi.isFinite else { return .empty }
-        return PixelRect(covering: Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y))
+        return PixelRect(covering: Rect(x: lo.x - padding, y: lo.y - padding,
+                                        width: hi.x - lo.x + 2 * padding, height: hi.y - lo.y + 2 * padding))
     }
 }
 

@@ -29,6 +29,16 @@ public final class Canvas {
     public private(set) var damageRects: [PixelRect] = []
     public var maxDamageRects = 32
 
+    /// When set, drawing touches only pixels inside this rectangle (and the canvas): a
+    /// renderer repainting one damaged rectangle redraws every shape crossing it, and the
+    /// clip keeps those shapes from painting over pixels outside it. Coverage inside the clip
+    /// is exactly what it would be without it.
+    public var clip: PixelRect? = nil {
+        didSet { drawable = clip.map { $0.intersection(bounds) } ?? bounds }
+    }
+    /// The canvas, cut down to `clip`.
+    public private(set) lazy var drawable: PixelRect = bounds
+
     // Cell buffer: for every pixel, the signed height (cover) and signed area an outline
     // leaves there. Rows × (width + 1) pairs of Float, zero except during a fill.
     private let cells: UnsafeMutablePointer<SIMD2<Float>>
@@ -78,7 +88,7 @@ public final class Canvas {
 
     /// Records `rect` (clipped to the canvas) as changed.
     public func addDamage(_ rect: PixelRect) {
-        let r = rect.intersection(bounds)
+        let r = rect.intersection(drawable)
         if r.isEmpty { return }
         damage = damage.union(r)
         if damageCollapsed {
@@ -127,7 +137,7 @@ public final class Canvas {
 
     /// Fills whole pixels; blends when `color` is translucent.
     public func fillRect(_ rect: PixelRect, color: Color) {
-        let r = rect.intersection(bounds)
+        let r = rect.intersection(drawable)
         if r.isEmpty || color.a == 0 { return }
         addDamage(r)
         switch buffer.format {
@@ -154,7 +164,7 @@ public final class Canvas {
     /// `vertical`) to `end`, opaque. On RGB565 a 4×4 ordered (Bayer) dither spreads each
     /// channel between its two nearest levels, so the 5- and 6-bit steps do not show as bands.
     public func fillGradient(_ rect: PixelRect, from start: Color, to end: Color, vertical: Bool = true) {
-        let r = rect.intersection(bounds)
+        let r = rect.intersection(drawable)
         if r.isEmpty { return }
         addDamage(r)
         let length = Double(vertical ? rect.height : rect.width)
@@ -372,9 +382,11 @@ public final class Canvas {
         if let coverageSink {
             convex(CoveragePainter(base: coverageSink, width: buffer.width), n)
         } else {
-            switch buffer.format {
-            case .xrgb8888: convex(XRGBPainter(buffer: buffer, color: color), n)
-            case .rgb565: convex(RGB565Painter(buffer: buffer, color: color), n)
+            switch (buffer.format, clip) {
+            case (.xrgb8888, nil): convex(XRGBPainter(buffer: buffer, color: color), n)
+            case (.rgb565, nil): convex(RGB565Painter(buffer: buffer, color: color), n)
+            case (.xrgb8888, _?): convex(ClippedPainter(XRGBPainter(buffer: buffer, color: color), drawable), n)
+            case (.rgb565, _?): convex(ClippedPainter(RGB565Painter(buffer: buffer, color: color), drawable), n)
             }
         }
     }
@@ -728,11 +740,11 @@ public final class Canvas {
         if let coverageSink {
             sweep(CoveragePainter(base: coverageSink, width: buffer.width), &minCol, &maxCol)
         } else {
-            switch buffer.format {
-            case .xrgb8888:
-                sweep(XRGBPainter(buffer: buffer, color: color), &minCol, &maxCol)
-            case .rgb565:
-                sweep(RGB565Painter(buffer: buffer, color: color), &minCol, &maxCol)
+            switch (buffer.format, clip) {
+            case (.xrgb8888, nil): sweep(XRGBPainter(buffer: buffer, color: color), &minCol, &maxCol)
+            case (.rgb565, nil): sweep(RGB565Painter(buffer: buffer, color: color), &minCol, &maxCol)
+            case (.xrgb8888, _?): sweep(ClippedPainter(XRGBPainter(buffer: buffer, color: color), drawable), &minCol, &maxCol)
+            case (.rgb565, _?): sweep(ClippedPainter(RGB565Painter(buffer: buffer, color: color), drawable), &minCol, &maxCol)
             }
         }
         if minCol <= maxCol {
@@ -835,6 +847,33 @@ struct RGB565Painter: Painter {
     }
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ a: UInt32) {
         row[x] = a == 255 ? solid : blend565(row[x], src, a)
+    }
+}
+
+/// Paints through `Base` only inside `clip`: rows outside it are still swept (their cells
+/// must be zeroed) but write nothing. Used only when a clip is set, so the unclipped path
+/// keeps its speed.
+struct ClippedPainter<Base: Painter>: Painter {
+    typealias Pixel = Base.Pixel
+    static var visible: Float { Base.visible }
+    let base: Base
+    let x0: Int, x1: Int
+    let firstRow: UnsafeMutablePointer<Pixel>, endRow: UnsafeMutablePointer<Pixel>
+    init(_ base: Base, _ clip: PixelRect) {
+        self.base = base
+        x0 = clip.x; x1 = clip.maxX
+        firstRow = base.row(clip.y)
+        endRow = clip.isEmpty ? firstRow : base.row(clip.maxY - 1) + 1
+    }
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Pixel> { base.row(y) }
+    @inline(__always) func span(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ count: Int, _ coverage: Float) {
+        guard row >= firstRow && row < endRow else { return }
+        let a = Swift.max(x, x0), b = Swift.min(x + count, x1)
+        if b > a { base.span(row, a, b - a, coverage) }
+    }
+    @inline(__always) func pixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Float) {
+        guard row >= firstRow && row < endRow && x >= x0 && x < x1 else { return }
+        base.pixel(row, x, coverage)
     }
 }
 
