@@ -1,0 +1,267 @@
+import Geometry
+
+/// One fixed step: behaviors' actions, configuration, forces, broad phase, narrow phase, the
+/// soft-step solver, events, sleep.
+extension DynamicsWorld {
+    public func step() {
+        let h = timeStep
+        for behavior in flatBehaviors { behavior.action?() }
+        if configurationDirty { applyConfiguration() }
+        stamp &+= 1
+        prepareBodies(h)
+        updatePairs()
+        updateContacts()
+        solve(h)
+        clampToBounds()
+        reportContacts()
+        if sleepingEnabled { updateSleep(h) }
+        elapsedTime += h
+        stepCount += 1
+        var anyAwake = !holds.isEmpty
+        if !anyAwake {
+            for b in 0..<bodies.count where bodies.exists[b] && bodies.awake[b] && !bodies.isStatic[b] { anyAwake = true; break }
+        }
+        setPaused(!anyAwake)
+    }
+
+    /// External accelerations, travel bounds, world shapes and the awake list.
+    func prepareBodies(_ h: Double) {
+        awakeList.reserve(bodies.count)
+        awakeCount = 0
+        let margin = tuning.speculativeDistance
+        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isStatic[b] {
+            bodies.ax[b] = bodies.gravityX[b]; bodies.ay[b] = bodies.gravityY[b]; bodies.alpha[b] = 0
+        }
+        for behavior in flatBehaviors {
+            if let push = behavior as? PushBehavior { applyPush(push) }
+        }
+        for b in 0..<bodies.count where bodies.exists[b] && bodies.awake[b] && !bodies.isStatic[b] {
+            awakeList[awakeCount] = Int32(b); awakeCount += 1
+            let vx = bodies.vx[b], vy = bodies.vy[b], ax = bodies.ax[b], ay = bodies.ay[b]
+            let speed = (vx * vx + vy * vy).squareRoot() + (ax * ax + ay * ay).squareRoot() * h
+            var travel = h * (speed + abs(bodies.w[b]) * bodies.extent[b])
+            let hold = Int(bodies.holdIndex[b])
+            if hold >= 0 {
+                let dx = holds[hold].targetX - bodies.px[b], dy = holds[hold].targetY - bodies.py[b]
+                travel = max(travel, min((dx * dx + dy * dy).squareRoot(), tuning.maxHeldSpeed * h))
+                travel += h * tuning.maxHeldAngularSpeed * bodies.extent[b] * 0.25
+            }
+            bodies.sweep[b] = travel
+            bodies.refreshWorldShape(b, margin: margin)
+        }
+    }
+
+    @inline(__always)
+    func shouldCollide(_ a: Int, _ b: Int) -> Bool {
+        if bodies.isStatic[a] && bodies.isStatic[b] { return false }
+        if bodies.isBoundary[a] { return bodies.itemMask[a] & bodies.boundaryMask[b] != 0 }
+        if bodies.isBoundary[b] { return bodies.itemMask[b] & bodies.boundaryMask[a] != 0 }
+        return bodies.itemMask[a] & bodies.itemMask[b] != 0
+    }
+
+    /// Sweep and prune along x: insertion sort of the (nearly sorted) order, then a sweep.
+    /// New overlaps get a contact; contacts whose boxes parted are destroyed.
+    func updatePairs() {
+        let n = sapOrder.count
+        let minX = bodies.minX, maxX = bodies.maxX, minY = bodies.minY, maxY = bodies.maxY
+        let awake = bodies.awake, isStatic = bodies.isStatic
+        sapOrder.withUnsafeMutableBufferPointer { order in
+            if n > 1 {
+                for i in 1..<n {
+                    let e = order[i], key = minX[Int(e)]
+                    var j = i - 1
+                    while j >= 0 && minX[Int(order[j])] > key { order[j + 1] = order[j]; j -= 1 }
+                    order[j + 1] = e
+                }
+            }
+            for i in 0..<n {
+                let a = Int(order[i])
+                let activeA = awake[a] && !isStatic[a]
+                let hiX = maxX[a], loY = minY[a], hiY = maxY[a]
+                var j = i + 1
+                while j < n {
+                    let b = Int(order[j])
+                    if minX[b] > hiX { break }
+                    j += 1
+                    if !activeA && !(awake[b] && !isStatic[b]) { continue }
+                    if minY[b] > hiY || maxY[b] < loY { continue }
+                    if !shouldCollide(a, b) { continue }
+                    let key = PairTable.key(a, b)
+                    let c = pairs.find(key)
+                    if c >= 0 { contacts.seen[Int(c)] = stamp; continue }
+                    // Lower shape kind first: that is the order the manifold functions take.
+                    var first = a, second = b
+                    let ka = bodies.kind[a].rawValue, kb = bodies.kind[b].rawValue
+                    if ka > kb || (ka == kb && a > b) { first = b; second = a }
+                    let nc = contacts.append(first, second, key, stamp: stamp)
+                    contacts.friction[nc] = (bodies.friction[first] * bodies.friction[second]).squareRoot()
+                    contacts.restitution[nc] = max(bodies.restitution[first], bodies.restitution[second])
+                    pairs.insert(key, Int32(nc))
+                }
+            }
+        }
+        var c = 0
+        while c < contacts.count {
+            if contacts.seen[c] != stamp {
+                let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+                let inactive = !(awake[a] && !isStatic[a]) && !(awake[b] && !isStatic[b])
+                if inactive && shouldCollide(a, b) { c += 1; continue }
+                if contacts.touching[c] { queueEvent(contact: c, began: false) }
+                destroyContact(c)
+                continue
+            }
+            c += 1
+        }
+    }
+
+    /// Manifolds for contacts with an awake body; impulses carried over by feature id.
+    func updateContacts() {
+        let spec = tuning.speculativeDistance
+        let ct = contacts, bt = bodies
+        for c in 0..<ct.count {
+            let a = Int(ct.a[c]), b = Int(ct.b[c])
+            let activeA = bt.awake[a] && !bt.isStatic[a], activeB = bt.awake[b] && !bt.isStatic[b]
+            if !activeA && !activeB { continue }
+            ct.impact[c] = false
+            let m = bt.collide(a, b, spec: spec + bt.sweep[a] + bt.sweep[b])
+            let oldCount = ct.pointCount[c]
+            let p = 2 * c
+            let oldId0 = ct.id[p], oldId1 = ct.id[p + 1]
+            let oldN0 = ct.normalImpulse[p], oldN1 = ct.normalImpulse[p + 1]
+            let oldT0 = ct.tangentImpulse[p], oldT1 = ct.tangentImpulse[p + 1]
+            ct.pointCount[c] = m.count
+            ct.nx[c] = m.nx; ct.ny[c] = m.ny
+            let ax = bt.px[a], ay = bt.py[a], bx = bt.px[b], by = bt.py[b]
+            for k in 0..<m.count {
+                let mp = k == 0 ? m.p0 : m.p1
+                let q = p + k
+                ct.rAx[q] = mp.x - ax; ct.rAy[q] = mp.y - ay
+                ct.rBx[q] = mp.x - bx; ct.rBy[q] = mp.y - by
+                ct.separation[q] = mp.separation
+                ct.id[q] = mp.id
+                var ni = 0.0, ti = 0.0
+                if oldCount > 0 && oldId0 == mp.id { ni = oldN0; ti = oldT0 } else if oldCount > 1 && oldId1 == mp.id { ni = oldN1; ti = oldT1 }
+                ct.normalImpulse[q] = ni; ct.tangentImpulse[q] = ti
+            }
+        }
+    }
+
+    /// Began/ended events from the change of touching state during this step.
+    func reportContacts() {
+        let slop = tuning.linearSlop
+        let ct = contacts, bt = bodies
+        for c in 0..<ct.count {
+            let a = Int(ct.a[c]), b = Int(ct.b[c])
+            if !(bt.awake[a] && !bt.isStatic[a]) && !(bt.awake[b] && !bt.isStatic[b]) { continue }
+            var touching = ct.impact[c]
+            let n = ct.pointCount[c]
+            if n > 0 && ct.separation[2 * c] < slop { touching = true }
+            if n > 1 && ct.separation[2 * c + 1] < slop { touching = true }
+            if touching != ct.touching[c] {
+                ct.touching[c] = touching
+                queueEvent(contact: c, began: touching)
+            }
+        }
+        dispatchEvents()
+    }
+
+    /// Pushes every item back inside the reference-bounds boxes it collides with. The solver
+    /// keeps items inside already; this is the guarantee against anything it missed.
+    func clampToBounds() {
+        guard !boundsBoxes.isEmpty else { return }
+        for i in 0..<awakeCount {
+            let b = Int(awakeList[i])
+            let mask = bodies.boundaryMask[b]
+            if mask == 0 { continue }
+            for box in boundsBoxes where box.owner & mask != 0 {
+                let (hx, hy) = halfExtents(b)
+                var x = bodies.px[b], y = bodies.py[b]
+                let r = box.rect
+                if r.width <= 2 * hx { x = r.center.x } else { x = min(max(x, r.minX + hx), r.maxX - hx) }
+                if r.height <= 2 * hy { y = r.center.y } else { y = min(max(y, r.minY + hy), r.maxY - hy) }
+                if x != bodies.px[b] {
+                    if (x > bodies.px[b]) == (bodies.vx[b] < 0) { bodies.vx[b] = 0 }
+                    bodies.px[b] = x
+                }
+                if y != bodies.py[b] {
+                    if (y > bodies.py[b]) == (bodies.vy[b] < 0) { bodies.vy[b] = 0 }
+                    bodies.py[b] = y
+                }
+            }
+        }
+    }
+
+    /// Half extents of the body's rotated shape along x and y.
+    func halfExtents(_ b: Int) -> (Double, Double) {
+        if bodies.kind[b] == .circle { return (bodies.radius[b], bodies.radius[b]) }
+        let o = b * BodyTable.verticesPerBody, c = bodies.cosA[b], s = bodies.sinA[b]
+        var hx = 0.0, hy = 0.0
+        for i in o..<(o + bodies.vertexCount[b]) {
+            let vx = bodies.localVX[i], vy = bodies.localVY[i]
+            hx = max(hx, abs(c * vx - s * vy)); hy = max(hy, abs(s * vx + c * vy))
+        }
+        return (hx, hy)
+    }
+
+    /// Islands of touching bodies sleep together once all of them have been still long enough;
+    /// an island with a moving body wakes whole.
+    func updateSleep(_ h: Double) {
+        let n = bodies.count
+        islandMin.reserve(n); islandHasAwake.reserve(n)
+        let linTol2 = tuning.sleepLinearSpeed * tuning.sleepLinearSpeed
+        let angTol2 = tuning.sleepAngularSpeed * tuning.sleepAngularSpeed
+        let parent = bodies.islandParent
+        for b in 0..<n {
+            parent[b] = Int32(b)
+            islandMin[b] = .infinity
+            islandHasAwake[b] = false
+            guard bodies.exists[b], !bodies.isStatic[b], bodies.awake[b] else { continue }
+            let v2 = bodies.vx[b] * bodies.vx[b] + bodies.vy[b] * bodies.vy[b]
+            let w2 = bodies.w[b] * bodies.w[b]
+            if bodies.holdIndex[b] >= 0 || v2 > linTol2 || w2 > angTol2 { bodies.sleepTime[b] = 0 } else { bodies.sleepTime[b] += h }
+        }
+        func find(_ x: Int) -> Int {
+            var r = x
+            while Int(parent[r]) != r { r = Int(parent[r]) }
+            var y = x
+            while Int(parent[y]) != r { let next = Int(parent[y]); parent[y] = Int32(r); y = next }
+            return r
+        }
+        func union(_ a: Int, _ b: Int) {
+            let ra = find(a), rb = find(b)
+            if ra != rb { if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) } }
+        }
+        let slop = tuning.linearSlop
+        for c in 0..<contacts.count {
+            let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+            if bodies.isStatic[a] || bodies.isStatic[b] { continue }
+            let pc = contacts.pointCount[c]
+            if pc == 0 { continue }
+            var s = contacts.separation[2 * c]
+            if pc > 1 { s = min(s, contacts.separation[2 * c + 1]) }
+            if s < slop || contacts.touching[c] { union(a, b) }
+        }
+        for j in joints where j.a >= 0 && j.b >= 0 {
+            if !bodies.isStatic[j.a] && !bodies.isStatic[j.b] { union(j.a, j.b) }
+        }
+        for b in 0..<n where bodies.exists[b] && !bodies.isStatic[b] {
+            let r = find(b)
+            if bodies.awake[b] {
+                islandHasAwake[r] = true
+                islandMin[r] = min(islandMin[r], bodies.sleepTime[b])
+            }
+        }
+        let timeToSleep = tuning.timeToSleep
+        for b in 0..<n where bodies.exists[b] && !bodies.isStatic[b] {
+            let r = find(b)
+            guard islandHasAwake[r] else { continue }
+            if islandMin[r] >= timeToSleep {
+                bodies.awake[b] = false
+                bodies.vx[b] = 0; bodies.vy[b] = 0; bodies.w[b] = 0
+            } else if !bodies.awake[b] {
+                bodies.awake[b] = true
+                bodies.sleepTime[b] = 0
+            }
+        }
+    }
+}
