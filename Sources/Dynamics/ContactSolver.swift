@@ -143,6 +143,7 @@ extension DynamicsWorld {
         let dpx = bt.dpx, dpy = bt.dpy, dqc = bt.dqc, dqs = bt.dqs
         let invH = 1 / hs
         let maxPush = tuning.maxPushoutSpeed
+        let threshold = tuning.restitutionThreshold
         for i in 0..<constraintCount {
             let k = cc[i]
             let a = k.a, b = k.b
@@ -152,6 +153,7 @@ extension DynamicsWorld {
             let ddx = dpx[b] - dpx[a], ddy = dpy[b] - dpy[a]
             let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
             var totalNormal = 0.0
+            let elastic = !useBias && k.restitution > 0
             for j in 0..<k.pointCount {
                 let pp = cp.base + (2 * i + j)
                 let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
@@ -159,16 +161,20 @@ extension DynamicsWorld {
                 let prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy
                 let prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy
                 let s = (ddx + prBx - prAx) * nx + (ddy + prBy - prAy) * ny + pp.pointee.baseSeparation
+                let dvx = vBx - wB * rBy - vAx + wA * rAy
+                let dvy = vBy + wB * rBx - vAy - wA * rAx
+                let vn = dvx * nx + dvy * ny
                 var bias = 0.0, massScale = 1.0, impulseScale = 0.0
                 if s > 0 {
-                    bias = s * invH   // speculative: may close the gap, no more
+                    // Speculative: may close the gap, no more. An elastic impact about to
+                    // happen is left to `resolveImpacts` of the next substep, which needs the
+                    // approach speed intact.
+                    if elastic && vn < -threshold { continue }
+                    bias = s * invH
                 } else if useBias {
                     bias = max(k.soft.biasRate * s, -maxPush)
                     massScale = k.soft.massScale; impulseScale = k.soft.impulseScale
                 }
-                let dvx = vBx - wB * rBy - vAx + wA * rAy
-                let dvy = vBy + wB * rBx - vAy - wA * rAx
-                let vn = dvx * nx + dvy * ny
                 let old = pp.pointee.normalImpulse
                 var impulse = -pp.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
                 let newImpulse = max(old + impulse, 0)

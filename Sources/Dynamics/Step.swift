@@ -11,6 +11,7 @@ extension DynamicsWorld {
         prepareBodies(h)
         updatePairs()
         updateContacts()
+        wakeTouchedSleepers()
         solve(h)
         clampToBounds()
         reportContacts()
@@ -142,6 +143,30 @@ extension DynamicsWorld {
                 var ni = 0.0, ti = 0.0
                 if oldCount > 0 && oldId0 == mp.id { ni = oldN0; ti = oldT0 } else if oldCount > 1 && oldId1 == mp.id { ni = oldN1; ti = oldT1 }
                 ct.normalImpulse[q] = ni; ct.tangentImpulse[q] = ti
+            }
+        }
+    }
+
+    /// A body about to touch (manifold points, speculative ones included) a sleeping body wakes
+    /// it, and the wake spreads through the sleeper's own contacts, before anything is solved:
+    /// a sleeping body must never act as an immovable wall.
+    func wakeTouchedSleepers() {
+        var changed = true
+        while changed {
+            changed = false
+            for c in 0..<contacts.count where contacts.pointCount[c] > 0 {
+                let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+                let activeA = bodies.awake[a] && !bodies.isStatic[a], activeB = bodies.awake[b] && !bodies.isStatic[b]
+                if activeA == activeB { continue }
+                let sleeper = activeA ? b : a
+                if bodies.isStatic[sleeper] { continue }
+                bodies.awake[sleeper] = true
+                bodies.sleepTime[sleeper] = 0
+                bodies.sweep[sleeper] = 0
+                bodies.refreshWorldShape(sleeper, margin: tuning.speculativeDistance)
+                awakeList.reserve(awakeCount + 1)
+                awakeList[awakeCount] = Int32(sleeper); awakeCount += 1
+                changed = true
             }
         }
     }
