@@ -31,6 +31,9 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
 
         .target(name: "CSystem", path: "Sources/CShims/CSystem"),
+        // Box2D 2.4 running the kiosk500 scene: the Dynamics benchmark's anchor only.
+        .target(name: "CBox2DScene", path: "Sources/CShims/CBox2DScene",
+                linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("stdc++")]),
 
         .target(name: "Geometry", swiftSettings: optimize),
         .target(name: "KioskConfig", dependencies: ["Sensors"]),
@@ -50,7 +53,7 @@ let package = Package(
                           dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "motionkiosk-bench",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo"],
+                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene"],
                           swiftSettings: optimize),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors"]),
