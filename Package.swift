@@ -57,7 +57,7 @@ let package = Package(
                           swiftSettings: optimize),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors"]),
-        .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "Geometry"]),
+        .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
         .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
