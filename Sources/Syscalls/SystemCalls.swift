@@ -27,6 +27,11 @@ public protocol SystemCalls: AnyObject, Sendable {
 
 public extension SystemCalls {
     func open(_ path: String, flags: Int32) throws(SystemError) -> Int32 { try open(path, flags: flags, mode: 0) }
+
+    /// Moves a file (replacing `to`). A default so that fakes without files need not write one.
+    func rename(_ from: String, to: String) throws(SystemError) {
+        if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, attempt: "rename \(from) to \(to)") }
+    }
 }
 
 /// The real kernel.
