@@ -15,6 +15,8 @@ public protocol EventCalls: AnyObject {
     func timerCreate() throws(SystemError) -> Int32
     /// Arms a timer to fire after `delay` µs, then every `interval` µs (0: once); delay 0 disarms.
     func timerSet(_ fd: Int32, delay: Int64, interval: Int64) throws(SystemError)
+    /// Clears a timerfd's readiness; returns how many expirations it counted.
+    func drainTimer(_ fd: Int32) -> UInt64
     /// Blocks these signals for the process and returns a signalfd delivering them.
     func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32
     /// Reads one pending signal from a signalfd, nil when none.
@@ -59,6 +61,11 @@ public final class LinuxEvents: EventCalls {
         func ts(_ us: Int64) -> timespec { timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000) }
         var spec = itimerspec(it_interval: ts(interval), it_value: ts(max(0, delay)))
         if timerfd_settime(fd, 0, &spec, nil) < 0 { throw SystemError(errno: errno, attempt: "timerfd_settime") }
+    }
+    public func drainTimer(_ fd: Int32) -> UInt64 {
+        var count: UInt64 = 0
+        let n = withUnsafeMutableBytes(of: &count) { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return n == 8 ? count : 0
     }
     public func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32 {
         var set = sigset_t()
