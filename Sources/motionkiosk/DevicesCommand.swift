@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Geometry
+import Platform
+import Syscalls
+
+struct Devices: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List DRM cards, connectors and modes (and which would be chosen), and input devices with their capabilities.")
+
+    @OptionGroup var displayOptions: DisplayOptions
+
+    func run() throws {
+        let system = LinuxSystem.shared
+        let drm = LibDRM()
+        let udev = try? LibUdev()
+        let config = displayOptions.drmConfiguration
+
+        print("DRM cards:")
+        let paths = config.cardPath.map { [$0] } ?? drmCardPaths(udev: udev, system: system)
+        if paths.isEmpty { print("  none (no /dev/dri/card*: is the display driver loaded?)") }
+        for path in paths {
+            let fd: Int32
+            do {
+                fd = try system.open(path, flags: O_RDWR)
+            } catch {
+                print("  \(path): \(DisplaySetupError.opening(error, path: path))")
+                continue
+            }
+            defer { system.close(fd) }
+            let card: DRMCard
+            do { card = try drm.readCard(fd: fd, path: path) } catch {
+                print("  \(path): not a display controller (\(error.reason))")
+                continue
+            }
+            print("  \(path): driver \(card.driver), \(card.supportsAtomic ? "atomic" : "legacy") modesetting, "
+                  + "\(card.crtcs.count) CRTC, \(card.planes.count) planes, \(drm.isMaster(fd: fd) ? "free (we would be master)" : "owned by another program")")
+            for c in card.connectors {
+                var line = "    connector \(c.name): \(c.connection.rawValue)"
+                if c.widthMillimetres > 0 { line += ", \(c.widthMillimetres)x\(c.heightMillimetres) mm" }
+                if let o = c.panelOrientation { line += ", panel orientation \(o)" }
+                print(line)
+                if !c.modes.isEmpty {
+                    print("      modes: " + c.modes.map { "\($0)\($0.isPreferred ? " (preferred)" : "")" }.joined(separator: ", "))
+                }
+            }
+            do {
+                let choice = try chooseOutput(card: card, config: config)
+                let s = choice.screen
+                print("    would use: \(choice.connector.name) \(choice.mode), rotation \(choice.rotation.rawValue) "
+                      + "(\(config.orientation == .auto ? "auto" : "configured")), portrait \(s.portraitWidth)x\(s.portraitHeight), "
+                      + "\(config.format.rawValue), CRTC \(choice.crtc.id)\(choice.plane.map { ", primary plane \($0.id)" } ?? "")")
+            } catch {
+                print("    would not use it: \(error)")
+            }
+        }
+
+        print("Input devices (\(displayOptions.seat)):")
+        do {
+            let seat = try LibInputSeat(seat: displayOptions.seat)
+            let devices = seat.readEvents(panelWidth: 1, panelHeight: 1).compactMap { e -> InputDeviceInfo? in
+                if case .deviceAdded(let info) = e { return info }
+                return nil
+            }
+            if devices.isEmpty { print("  none (is udevd running? does the user belong to the 'input' group?)") }
+            for d in devices {
+                var line = "  \(d.sysname) \"\(d.name)\": \(d.capabilities.map(\.rawValue).joined(separator: ", "))"
+                if d.isTouchscreen { line += ", touchscreen" }
+                if let w = d.widthMillimetres, let h = d.heightMillimetres { line += ", \(Int(w.rounded()))x\(Int(h.rounded())) mm" }
+                if let m = d.calibration { line += ", calibration \(m.map { "\($0)" }.joined(separator: " "))" }
+                print(line)
+            }
+        } catch {
+            print("  libinput: \(error)")
+        }
+
+        print("Sensors:")
+        // SENSORS: the sensors module's device listing goes here (one line per accelerometer /
+        // barometer found, same indentation), once that module exposes it.
+        print("  (listed once the sensors module is merged)")
+    }
+}
