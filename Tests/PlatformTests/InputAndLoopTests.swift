@@ -1,0 +1,163 @@
+import Testing
+import Geometry
+import Syscalls
+@testable import Platform
+
+@Suite struct TouchTranslatorTests {
+    /// The finger on the panel pixel that shows portrait pixel (x, y) must land on that
+    /// portrait pixel, in every rotation: picture and touch come from one transform.
+    @Test(arguments: PanelRotation.allCases)
+    func touchLandsOnThePixelThePictureShowsThere(rotation: PanelRotation) {
+        let screen = ScreenTransform(portraitWidth: 480, portraitHeight: 800, rotation: rotation)
+        var t = TouchTranslator(screen: screen)
+        for (x, y) in [(0, 0), (479, 0), (0, 799), (479, 799), (120, 200), (301, 577)] {
+            let panel = screen.panelPixel(fromPortraitX: x, y: y)
+            // libinput's *_transformed gives continuous panel coordinates: the pixel's centre.
+            _ = t.translate(.touchDown(device: 1, slot: 0, x: Double(panel.x) + 0.5, y: Double(panel.y) + 0.5, time: 10))
+            let out = t.translate(.touchFrame(device: 1, time: 10))
+            guard case .touches(let touches) = out.first else { Issue.record("no frame"); return }
+            #expect(touches.count == 1)
+            #expect(abs(touches[0].point.x - (Double(x) + 0.5)) < 1e-9 && abs(touches[0].point.y - (Double(y) + 0.5)) < 1e-9,
+                    "rotation \(rotation): panel \(panel) → \(touches[0].point), expected pixel \(x),\(y)")
+            _ = t.translate(.touchUp(device: 1, slot: 0, time: 11))
+            _ = t.translate(.touchFrame(device: 1, time: 11))
+        }
+    }
+
+    @Test func eventsOfOneFrameArriveTogether() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r0))
+        #expect(t.translate(.touchDown(device: 1, slot: 0, x: 10, y: 20, time: 5)).isEmpty)
+        #expect(t.translate(.touchDown(device: 1, slot: 1, x: 30, y: 40, time: 5)).isEmpty)
+        #expect(t.translate(.touchFrame(device: 1, time: 5)) == [.touches([
+            TouchEvent(id: 0, phase: .down, point: Vec2(10, 20), time: 5, device: 1),
+            TouchEvent(id: 1, phase: .down, point: Vec2(30, 40), time: 5, device: 1)])])
+        _ = t.translate(.touchMotion(device: 1, slot: 1, x: 35, y: 45, time: 6))
+        _ = t.translate(.touchUp(device: 1, slot: 0, time: 6))
+        #expect(t.translate(.touchFrame(device: 1, time: 6)) == [.touches([
+            TouchEvent(id: 1, phase: .motion, point: Vec2(35, 45), time: 6, device: 1),
+            TouchEvent(id: 0, phase: .up, point: Vec2(10, 20), time: 6, device: 1)])])
+        #expect(t.activeTouchIds == [1])
+        // Motion or lift of a finger never put down is dropped.
+        _ = t.translate(.touchUp(device: 1, slot: 5, time: 7))
+        #expect(t.translate(.touchFrame(device: 1, time: 7)).isEmpty)
+    }
+
+    @Test func unpluggingCancelsThatDevicesTouchesOnly() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r0))
+        _ = t.translate(.touchDown(device: 1, slot: 0, x: 10, y: 20, time: 5))
+        _ = t.translate(.touchDown(device: 2, slot: 1, x: 50, y: 60, time: 5))
+        _ = t.translate(.touchFrame(device: 1, time: 5))
+        let out = t.translate(.deviceRemoved(device: 1))
+        #expect(out == [.touches([TouchEvent(id: 0, phase: .cancel, point: Vec2(10, 20), time: 0, device: 1)]), .deviceRemoved(device: 1)])
+        #expect(t.activeTouchIds == [1])
+        // A device plugged in afterwards works at once.
+        _ = t.translate(.deviceAdded(InputDeviceInfo(id: 3, name: "new", sysname: "event9", capabilities: [.touch], isTouchscreen: true)))
+        _ = t.translate(.touchDown(device: 3, slot: 0, x: 1, y: 2, time: 9))
+        #expect(t.translate(.touchFrame(device: 3, time: 9)) == [.touches([TouchEvent(id: 0, phase: .down, point: Vec2(1, 2), time: 9, device: 3)])])
+    }
+
+    @Test func aMouseIsOneFinger() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r90))
+        let id = TouchTranslator.mouseTouchId
+        #expect(t.translate(.pointerMotion(device: 4, dx: 10, dy: -20, time: 1)).isEmpty)    // hovering: no touch
+        #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: true, time: 2))
+                == [.touches([TouchEvent(id: id, phase: .down, point: Vec2(60, 80), time: 2, device: 4)])])
+        #expect(t.translate(.pointerMotion(device: 4, dx: 500, dy: 0, time: 3))
+                == [.touches([TouchEvent(id: id, phase: .motion, point: Vec2(99, 80), time: 3, device: 4)])])
+        #expect(t.translate(.pointerButton(device: 4, button: 0x111, pressed: true, time: 4)).isEmpty)   // right button
+        // An absolute pointer (a tablet) maps through the panel rotation like a touchscreen.
+        #expect(t.translate(.pointerAbsolute(device: 4, x: 200, y: 30, time: 5))
+                == [.touches([TouchEvent(id: id, phase: .motion, point: Vec2(30, 0), time: 5, device: 4)])])
+        #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: false, time: 6))
+                == [.touches([TouchEvent(id: id, phase: .up, point: Vec2(30, 0), time: 6, device: 4)])])
+    }
+
+    @Test func arrowsTiltAndEscapeLeaves() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r0))
+        #expect(t.translate(.key(device: 2, code: 1, pressed: true, time: 1)) == [.key(KeyEvent(code: 1, pressed: true, command: .leave, time: 1))])
+        #expect(t.translate(.key(device: 2, code: 105, pressed: true, time: 2)) == [.key(KeyEvent(code: 105, pressed: true, command: .tiltLeft, time: 2))])
+        #expect(TouchTranslator.command(106) == .tiltRight && TouchTranslator.command(103) == .tiltUp && TouchTranslator.command(108) == .tiltDown)
+        #expect(TouchTranslator.command(30) == nil)
+    }
+}
+
+/// epoll, timerfd and signalfd on a virtual clock: epoll_wait with nothing ready jumps the
+/// clock to the earliest armed timer.
+final class FakeEvents: EventCalls {
+    var now: Int64 = 0
+    var timers: [Int32: (deadline: Int64, interval: Int64)] = [:]
+    var watched: [Int32: UInt64] = [:]
+    var ready: Set<Int32> = []
+    var expirations: [Int32: UInt64] = [:]
+    var waits = 0
+    private var nextFd: Int32 = 100
+
+    func epollCreate() throws(SystemError) -> Int32 { 3 }
+    func epollAdd(_ epfd: Int32, fd: Int32, token: UInt64) throws(SystemError) { watched[fd] = token }
+    func epollRemove(_ epfd: Int32, fd: Int32) { watched[fd] = nil }
+    func epollWait(_ epfd: Int32, maxEvents: Int, timeoutMilliseconds: Int32) throws(SystemError) -> [UInt64] {
+        waits += 1
+        if ready.isEmpty, let (fd, t) = timers.filter({ $0.value.deadline > 0 }).min(by: { $0.value.deadline < $1.value.deadline }) {
+            now = max(now, t.deadline)
+            expirations[fd, default: 0] += 1
+            timers[fd] = t.interval > 0 ? (t.deadline + t.interval, t.interval) : (0, 0)
+            ready.insert(fd)
+        }
+        if ready.isEmpty { throw SystemError(errno: 4, attempt: "epoll_wait would block forever") }
+        return ready.sorted().compactMap { watched[$0] }
+    }
+    func timerCreate() throws(SystemError) -> Int32 { nextFd += 1; return nextFd }
+    func timerSet(_ fd: Int32, delay: Int64, interval: Int64) throws(SystemError) {
+        timers[fd] = delay > 0 ? (now + delay, interval) : (0, 0)
+    }
+    func drainTimer(_ fd: Int32) -> UInt64 {
+        ready.remove(fd)
+        defer { expirations[fd] = 0 }
+        return expirations[fd] ?? 0
+    }
+    func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32 { nextFd += 1; return nextFd }
+    func readSignal(_ fd: Int32) -> Int32? { ready.remove(fd) != nil ? 15 : nil }
+    func monotonicMicroseconds() -> Int64 { now }
+}
+
+@Suite struct EventLoopTests {
+    @Test func timersFireInOrderOnTheVirtualClock() throws {
+        let events = FakeEvents()
+        let loop = try EventLoop(events: events)
+        var fired: [(String, Int64)] = []
+        let slow = try loop.addTimer { fired.append(("slow", events.now)) }
+        let tick = try loop.addTimer { fired.append(("tick", events.now)); if fired.count == 4 { loop.stop() } }
+        try slow.arm(after: 25_000)
+        try tick.arm(after: 10_000, every: 10_000)
+        try loop.run()
+        #expect(fired.map(\.0) == ["tick", "tick", "slow", "tick"])
+        #expect(fired.map(\.1) == [10_000, 20_000, 25_000, 30_000])
+        #expect(loop.wakeups == 4)
+    }
+
+    @Test func disarmedTimersStaySilentAndReadersRunWhenReady() throws {
+        let events = FakeEvents()
+        let loop = try EventLoop(events: events)
+        let never = try loop.addTimer { Issue.record("a disarmed timer fired") }
+        try never.arm(after: 5)
+        never.disarm()
+        #expect(!never.isArmed)
+        var reads = 0
+        let token = try loop.addReader(42) { reads += 1; events.ready.remove(42); loop.stop() }
+        events.ready.insert(42)
+        try loop.run()
+        #expect(reads == 1)
+        loop.removeReader(token)
+        #expect(events.watched[42] == nil)
+    }
+
+    @Test func signalsArriveThroughTheLoop() throws {
+        let events = FakeEvents()
+        let loop = try EventLoop(events: events)
+        var got: [Int32] = []
+        try loop.onSignals([15, 2]) { got.append($0); loop.stop() }
+        events.ready.insert(events.watched.first!.key)
+        try loop.run()
+        #expect(got == [15])
+    }
+}
