@@ -1,0 +1,235 @@
+import Geometry
+
+/// UIKit's recognizer states. Discrete recognizers (tap, swipe) go possible → recognized
+/// (= ended) or failed; continuous ones (long press, pan, pinch, rotation) go possible →
+/// began → changed… → ended or cancelled, or fail before beginning. After a terminal state
+/// the recognizer returns to possible once its fingers are up.
+public enum GestureState: String, Sendable, CustomStringConvertible {
+    case possible, began, changed, ended, cancelled, failed
+
+    /// UIKit's `.recognized` is `.ended`.
+    public static var recognized: GestureState { .ended }
+    public var isActive: Bool { self == .began || self == .changed }
+    public var isTerminal: Bool { self == .ended || self == .cancelled || self == .failed }
+    public var description: String { rawValue }
+}
+
+/// The common part of every recognizer: the touches it follows, its state, its relations to
+/// other recognizers. Not subclassable outside this module; exhibits use the six concrete
+/// recognizers. A recognizer's action runs on began, changed, ended (recognized) and
+/// cancelled, never on failed, as in UIKit; read `state` inside it.
+public class GestureRecognizer {
+    public internal(set) var state: GestureState = .possible
+    /// A disabled recognizer receives no new touches; disabling one in progress cancels it.
+    public var isEnabled = true {
+        didSet { if !isEnabled, oldValue { environment?.abort(self) } }
+    }
+    /// Screen-level recognizers only get touches that go down inside this rectangle (nil =
+    /// the whole screen). Item recognizers get the touches of their item.
+    public let region: Rect?
+    /// The item this recognizer was made for by an `ItemAttachment`; nil for screen-level ones.
+    public internal(set) var item: ItemID?
+    /// UIKit's `gestureRecognizer(_:shouldReceive:)`: asked at touch down; false keeps the
+    /// touch away from this recognizer (e.g. a background tap that ignores shapes).
+    public var shouldReceiveTouch: ((Vec2) -> Bool)?
+    /// UIKit's `shouldRecognizeSimultaneouslyWith`: consulted in addition to the pairs set
+    /// with `recognizeSimultaneously(with:)`; either side saying yes is enough.
+    public var shouldRecognizeSimultaneously: ((GestureRecognizer) -> Bool)?
+    /// For logs and state dumps.
+    public var name: String
+
+    init(region: Rect?, name: String) {
+        self.region = region
+        self.name = name
+    }
+
+    // MARK: relations
+
+    private var simultaneousPartners: [WeakRecognizer] = []
+    private(set) var failureRequirements: [WeakRecognizer] = []
+
+    /// Lets this recognizer and `other` be recognized together (symmetric), e.g. pan + pinch
+    /// + rotation on one shape. Otherwise the first of two recognizers sharing a touch to
+    /// begin makes the other fail.
+    public func recognizeSimultaneously(with other: GestureRecognizer) {
+        guard other !== self else { return }
+        simultaneousPartners.removeAll { $0.value == nil }
+        other.simultaneousPartners.removeAll { $0.value == nil }
+        if !simultaneousPartners.contains(where: { $0.value === other }) { simultaneousPartners.append(WeakRecognizer(other)) }
+        if !other.simultaneousPartners.contains(where: { $0.value === self }) { other.simultaneousPartners.append(WeakRecognizer(self)) }
+    }
+
+    /// UIKit's `require(toFail:)`: this recognizer waits, once it would recognize, until
+    /// `other` fails, and fails itself if `other` is recognized (a single tap waiting for a
+    /// double tap). A requirement that has no part in the current touches counts as failed.
+    public func requireToFail(_ other: GestureRecognizer) {
+        guard other !== self else { return }
+        failureRequirements.removeAll { $0.value == nil }
+        if !failureRequirements.contains(where: { $0.value === other }) { failureRequirements.append(WeakRecognizer(other)) }
+    }
+
+    public func canRecognizeSimultaneously(with other: GestureRecognizer) -> Bool {
+        simultaneousPartners.contains { $0.value === other }
+            || shouldRecognizeSimultaneously?(other) == true
+            || other.shouldRecognizeSimultaneously?(self) == true
+    }
+
+    // MARK: touches
+
+    struct TrackedTouch {
+        let id: TouchID
+        let device: Int
+        let start: Vec2
+        let startTime: Microseconds
+        var position: Vec2
+        var time: Microseconds
+    }
+
+    /// Touches this recognizer follows, in the order they went down. During a frame they
+    /// include touches lifting in it (at their last position).
+    var tracked: [TrackedTouch] = []
+    /// Touches whose "up" is held back by the lift debounce: still down for the recognizer's
+    /// state, but frozen where they were, so geometry (centroids, finger pairs) leaves them out.
+    var lifting: Set<TouchID> = []
+    /// Every touch delivered since the last reset: recognizers sharing one conflict.
+    var involved: Set<TouchID> = []
+    var involvedDevices: Set<Int> = []
+    private var lastLocation = Vec2.zero
+
+    /// Touches currently down on this recognizer.
+    public var numberOfTouches: Int { tracked.count }
+    /// The centroid of the touches (after they lift: where they were last). A tap reports
+    /// where its fingers were when it was recognized.
+    public var location: Vec2 {
+        if let fixed = fixedLocation { return fixed }
+        return tracked.isEmpty ? lastLocation : centroid(of: tracked)
+    }
+    var fixedLocation: Vec2?
+
+    /// The touches that define positions now: down, not lifting, not lifting in this frame.
+    func geometryTouches(excluding ended: [TouchID] = []) -> [TrackedTouch] {
+        tracked.filter { !lifting.contains($0.id) && !ended.contains($0.id) }
+    }
+    /// Position of the `index`-th touch, in the order they went down (nil past the last).
+    public func location(ofTouch index: Int) -> Vec2? { tracked.indices.contains(index) ? tracked[index].position : nil }
+
+    func centroid(of touches: [TrackedTouch]) -> Vec2 {
+        guard !touches.isEmpty else { return lastLocation }
+        var sum = Vec2.zero
+        for t in touches { sum += t.position }
+        return sum / Double(touches.count)
+    }
+
+    func tracks(_ id: TouchID) -> Bool { tracked.contains { $0.id == id } }
+
+    // MARK: engine
+
+    weak var environment: GestureEnvironment?
+    /// State changes asked for and not yet applied; a recognition waiting on a failure
+    /// requirement stays here (with later changes coalesced behind it).
+    var proposals: [GestureState] = []
+    /// Arbitration order: item recognizers before screen ones (deepest first, as UIKit walks
+    /// the view hierarchy), then in creation order.
+    var rank = 0
+
+    /// Waiting for a failure requirement before beginning or being recognized.
+    public var isWaitingForFailure: Bool { state == .possible && !proposals.isEmpty && proposals[0] != .failed }
+
+    /// True while this recognizer is, or is about to be, in a gesture.
+    var isRecognizing: Bool { state.isActive || (state == .possible && proposals.first == .began) }
+
+    /// Whether a new touch may join (after `accepts` rules of the environment).
+    func wantsAnotherTouch() -> Bool { true }
+
+    /// Called once per frame with the touches' new positions already applied.
+    func touchesChanged(added: [TouchID], ended: [TouchID], time: Microseconds) {}
+    /// When this recognizer needs to be woken without a touch event.
+    var deadline: Microseconds? { nil }
+    func deadlineReached(at time: Microseconds) {}
+    /// Back to possible: forget the gesture.
+    func resetGesture() {}
+    func sendAction() {}
+
+    func propose(_ next: GestureState) {
+        switch next {
+        case .changed:
+            guard isRecognizing else { return }
+            if let last = proposals.last, last == .changed || last == .began { return }
+            proposals.append(.changed)
+        case .failed:
+            proposals = [.failed]
+        case .cancelled:
+            proposals = state.isActive ? [.cancelled] : [.failed]
+        case .possible:
+            return
+        case .began, .ended:
+            proposals.append(next)
+        }
+        environment?.needsResolve = true
+    }
+
+    // Called by the environment.
+
+    func begin(touch id: TouchID, device: Int, at position: Vec2, time: Microseconds) {
+        tracked.append(TrackedTouch(id: id, device: device, start: position, startTime: time, position: position, time: time))
+        involved.insert(id)
+        involvedDevices.insert(device)
+    }
+
+    func move(touch id: TouchID, to position: Vec2, time: Microseconds) {
+        guard let i = tracked.firstIndex(where: { $0.id == id }) else { return }
+        tracked[i].position = position
+        tracked[i].time = time
+        touchesMovedThisFrame = true
+    }
+
+    /// Whether a touch moved in the frame being handled (frames may also just add, lift or
+    /// debounce touches).
+    var touchesMovedThisFrame = false
+
+    /// After the frame's touches are applied: run the recognizer's logic (unless it is done
+    /// with this gesture), then drop the touches that lifted.
+    func finishFrame(added: [TouchID], ended: [TouchID], cancelled: [TouchID], time: Microseconds) {
+        let live = !state.isTerminal && !(proposals.first == .failed)
+        for id in ended { lifting.remove(id) }
+        for id in cancelled { lifting.remove(id) }
+        if !cancelled.isEmpty {
+            touchesMovedThisFrame = false
+            // UIKit: a cancelled touch cancels the whole gesture it is part of.
+            tracked.removeAll { cancelled.contains($0.id) || ended.contains($0.id) }
+            if live { propose(.cancelled) }
+            return
+        }
+        if !tracked.isEmpty { lastLocation = centroid(of: tracked) }
+        if live { touchesChanged(added: added, ended: ended, time: time) }
+        if !ended.isEmpty {
+            tracked.removeAll { ended.contains($0.id) }
+        }
+        touchesMovedThisFrame = false
+    }
+
+    /// Cancel (if in a gesture) or fail, and let go of every touch.
+    func abort() {
+        tracked.removeAll()
+        lifting.removeAll()
+        if !state.isTerminal { propose(.cancelled) }
+    }
+
+    func reset() {
+        state = .possible
+        proposals.removeAll()
+        tracked.removeAll()
+        lifting.removeAll()
+        involved.removeAll()
+        involvedDevices.removeAll()
+        resetGesture()
+    }
+
+    /// Nothing going on: no touches, nothing waiting, no timer.
+    var isIdle: Bool { state == .possible && tracked.isEmpty && proposals.isEmpty && deadline == nil }
+}
+
+struct WeakRecognizer {
+    weak var value: GestureRecognizer?
+    init(_ value: GestureRecognizer) { self.value = value }
+}

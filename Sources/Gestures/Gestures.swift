@@ -1,2 +1,0 @@
-// Gestures: touch model and UIKit-style gesture recognizers.
-import Geometry

@@ -1,0 +1,82 @@
+extension KioskConfiguration {
+    public static let defaultPath = "/etc/motionkiosk/config.toml"
+
+    /// Reads settings from TOML text. `file` names the source in messages. Every problem is
+    /// reported, not just the first, so a technician fixes the file in one go.
+    public static func parse(_ text: String, file: String) throws(ConfigErrors) -> KioskConfiguration {
+        let document: TOMLDocument
+        do { document = try TOMLParser.parse(text) } catch {
+            throw ConfigErrors(errors: [ConfigError(file: file, line: error.line, key: nil, message: error.message)])
+        }
+        var config = KioskConfiguration()
+        var errors: [ConfigError] = []
+        let known = Dictionary(uniqueKeysWithValues: ConfigSchema.keys.map { ($0.fullName, $0) })
+        let tables = ConfigSchema.tableNames
+
+        for (name, line) in document.tables where !tables.contains(name) {
+            var message = "unknown table [\(name)]"
+            if let near = ConfigSchema.nearest(name, in: tables) { message += "; did you mean [\(near)]?" }
+            errors.append(ConfigError(file: file, line: line, key: nil, message: message))
+        }
+        for entry in document.entries {
+            guard let key = known[entry.key] else {
+                let table = entry.key.split(separator: ".").dropLast().joined(separator: ".")
+                if !table.isEmpty && !tables.contains(table) { continue }  // reported with its table
+                var message = "unknown key"
+                let sameTable = ConfigSchema.keys.filter { $0.table == table }.map(\.name)
+                let leaf = String(entry.key.split(separator: ".").last ?? "")
+                if let near = ConfigSchema.nearest(leaf, in: sameTable) {
+                    message += "; did you mean '\(table).\(near)'?"
+                } else if let near = ConfigSchema.nearest(entry.key, in: Array(known.keys).sorted()) {
+                    message += "; did you mean '\(near)'?"
+                } else if table.isEmpty {
+                    message += "; settings belong under a table such as [display]"
+                }
+                errors.append(ConfigError(file: file, line: entry.line, key: entry.key, message: message))
+                continue
+            }
+            do throws(ValueProblem) { try key.apply(&config, entry.value) } catch {
+                errors.append(ConfigError(file: file, line: entry.line, key: entry.key, message: error.message))
+            }
+        }
+        if let locked = config.exhibits.locked, locked != .commissioning, !config.exhibits.order.contains(locked),
+           let entry = document.entry("exhibits.locked") {
+            errors.append(ConfigError(file: file, line: entry.line, key: entry.key,
+                                      message: "'\(locked.rawValue)' is locked but not in exhibits.order"))
+        }
+        if !errors.isEmpty { throw ConfigErrors(errors: errors) }
+        return config
+    }
+
+    /// The default configuration file, every key commented with what it does.
+    public static var defaultFileText: String {
+        var out = """
+        # MotionKiosk configuration. Every key is optional: the value shown is the default.
+        # Check a file with `motionkiosk check-config /etc/motionkiosk/config.toml`.
+
+        """
+        for table in ConfigSchema.tableNames {
+            out += "\n[\(table)]\n"
+            if let doc = ConfigSchema.tableDocs.first(where: { $0.table == table })?.doc { out += "# \(doc)\n" }
+            for key in ConfigSchema.keys where key.table == table {
+                out += "\n" + wrapComment(key.doc)
+                out += "\(key.name) = \(key.defaultText)\n"
+            }
+        }
+        return out
+    }
+
+    private static func wrapComment(_ text: String, width: Int = 88) -> String {
+        var lines: [String] = []
+        var current = "#"
+        for word in text.split(separator: " ") {
+            if current.count + 1 + word.count > width && current != "#" {
+                lines.append(current)
+                current = "#"
+            }
+            current += " " + word
+        }
+        lines.append(current)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

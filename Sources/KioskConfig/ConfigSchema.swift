@@ -1,0 +1,252 @@
+import Sensors
+
+/// One error in a configuration file, naming the file, line and key.
+public struct ConfigError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var file: String
+    public var line: Int
+    public var key: String?
+    public var message: String
+
+    public var description: String {
+        "\(file):\(line): " + (key.map { "\($0): " } ?? "") + message
+    }
+}
+
+/// All problems found in one file; the kiosk refuses to start on any of them rather than guess.
+public struct ConfigErrors: Error, CustomStringConvertible, Sendable {
+    public var errors: [ConfigError]
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+/// A key the file may set: its documentation, its default as written in the file, and how a
+/// value is checked and stored. The default config file is generated from this list, so the
+/// documentation and the parser cannot drift apart.
+struct ConfigKey: Sendable {
+    typealias Apply = @Sendable (inout KioskConfiguration, TOMLValue) throws(ValueProblem) -> Void
+    let table: String
+    let name: String
+    let doc: String
+    let defaultText: String
+    let apply: Apply
+
+    var fullName: String { "\(table).\(name)" }
+}
+
+/// Why a value was refused; the schema adds file, line and key.
+struct ValueProblem: Error { let message: String }
+
+enum ConfigSchema {
+    static let tableDocs: [(table: String, doc: String)] = [
+        ("display", "Which screen to drive and how the portrait picture sits on it."),
+        ("input", "Touchscreens, mice and keyboards (through libinput)."),
+        ("sensors", "The accelerometer that gives tilt and shake, and the barometer."),
+        ("exhibits", "Which exhibits the launcher offers, idle reset, per-exhibit options."),
+        ("logging", "Messages go to standard error, which systemd sends to the journal."),
+    ]
+
+    static let keys: [ConfigKey] = [
+        ConfigKey(table: "display", name: "backend", doc: "auto | drm | virtual. auto drives the display when one is connected, otherwise renders to the virtual panel and says so.",
+                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.display.backend = try choice(v) },
+        ConfigKey(table: "display", name: "card", doc: "DRM device, e.g. \"/dev/dri/card1\". Empty: the first card with a connected display.",
+                  defaultText: "\"\"") { c, v throws(ValueProblem) in c.display.card = try string(v) },
+        ConfigKey(table: "display", name: "connector", doc: "Connector name, e.g. \"DSI-1\", \"HDMI-A-1\" (see `motionkiosk devices`). Empty: the first connected one.",
+                  defaultText: "\"\"") { c, v throws(ValueProblem) in c.display.connector = try string(v) },
+        ConfigKey(table: "display", name: "mode", doc: "\"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\". Empty: the panel's preferred mode.",
+                  defaultText: "\"\"") { c, v throws(ValueProblem) in c.display.mode = try mode(v) },
+        ConfigKey(table: "display", name: "rotation", doc: "auto | 0 | 90 | 180 | 270: degrees the portrait picture is turned clockwise onto the panel. auto reads the panel's orientation property, else turns landscape panels to portrait. Touch follows the same rotation.",
+                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in
+            if case .integer(let i) = v { c.display.rotation = try choice(.string(String(i))) } else { c.display.rotation = try choice(v) }
+        },
+        ConfigKey(table: "display", name: "format", doc: "auto | xrgb8888 | rgb565: scanout pixel format. auto = xrgb8888.",
+                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.display.format = try choice(v) },
+        ConfigKey(table: "display", name: "virtual_size", doc: "Portrait size of the virtual panel, \"WIDTHxHEIGHT\".",
+                  defaultText: "\"480x800\"") { c, v throws(ValueProblem) in c.display.virtualSize = try size(v) },
+        ConfigKey(table: "display", name: "max_fps", doc: "Frame-rate cap (frames are drawn only when something moves).",
+                  defaultText: "60") { c, v throws(ValueProblem) in c.display.maxFramesPerSecond = try integer(v, 1...240) },
+
+        ConfigKey(table: "input", name: "seat", doc: "libinput/udev seat.",
+                  defaultText: "\"seat0\"") { c, v throws(ValueProblem) in c.input.seat = try nonEmpty(v) },
+        ConfigKey(table: "input", name: "mouse_as_finger", doc: "A mouse acts as one finger (bench setups).",
+                  defaultText: "true") { c, v throws(ValueProblem) in c.input.mouseAsFinger = try boolean(v) },
+        ConfigKey(table: "input", name: "arrow_keys_tilt", doc: "Arrow keys tilt the picture when no accelerometer is fitted.",
+                  defaultText: "true") { c, v throws(ValueProblem) in c.input.arrowKeysTilt = try boolean(v) },
+
+        ConfigKey(table: "sensors", name: "source", doc: "auto | iio | i2c | keys | none. auto tries IIO, then the userspace I2C drivers, then fixed \"down\" gravity.",
+                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.source = try choice(v) },
+        ConfigKey(table: "sensors", name: "iio_device", doc: "IIO accelerometer by name (\"lis3dh\") or folder (\"iio:device0\"). Empty: the first one found.",
+                  defaultText: "\"\"") { c, v throws(ValueProblem) in c.sensors.iioDevice = try string(v) },
+        ConfigKey(table: "sensors", name: "iio_buffered", doc: "Read IIO through its buffer and trigger when it has one (falls back to polling).",
+                  defaultText: "true") { c, v throws(ValueProblem) in c.sensors.iioBuffered = try boolean(v) },
+        ConfigKey(table: "sensors", name: "i2c_bus", doc: "Bus N of /dev/i2c-N for the userspace drivers; -1 probes every bus.",
+                  defaultText: "-1") { c, v throws(ValueProblem) in let b = try integer(v, -1...255); c.sensors.i2cBus = b < 0 ? nil : b },
+        ConfigKey(table: "sensors", name: "i2c_address", doc: "7-bit address, e.g. 0x68; 0 probes the chips' usual addresses (ADXL345 0x53/0x1D, MPU-6050 0x68/0x69, LIS3DH 0x18/0x19).",
+                  defaultText: "0") { c, v throws(ValueProblem) in
+            let a = try integer(v, 0...0x7F)
+            if a != 0 && a < 0x08 { throw ValueProblem(message: "0x0\(String(a, radix: 16)) is a reserved I2C address") }
+            c.sensors.i2cAddress = a == 0 ? nil : a
+        },
+        ConfigKey(table: "sensors", name: "chip", doc: "auto | adxl345 | mpu6050 | lis3dh (userspace I2C driver).",
+                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.chip = try choice(v) },
+        ConfigKey(table: "sensors", name: "mount", doc: "How the sensor board sits relative to the panel, seen from the front: " + BoardMount.names.joined(separator: " | ") + " (turned clockwise; back = chip facing away), or a 3x3 matrix [[a,b,c],[d,e,f],[g,h,i]] with panel = M · sensor (x right, y up, z out of the glass).",
+                  defaultText: "\"normal\"") { c, v throws(ValueProblem) in c.sensors.mount = try mount(v) },
+        ConfigKey(table: "sensors", name: "gravity_time_constant_ms", doc: "Low-pass time constant separating gravity from hand movement.",
+                  defaultText: "100") { c, v throws(ValueProblem) in c.sensors.gravityTimeConstantMilliseconds = try number(v, 1...10_000) },
+        ConfigKey(table: "sensors", name: "shake_threshold", doc: "m/s² a jolt must exceed to count towards a shake: 11 light, 13 normal, 15 hard.",
+                  defaultText: "13.0") { c, v throws(ValueProblem) in c.sensors.shakeThreshold = try number(v, 9.9...60) },
+        ConfigKey(table: "sensors", name: "barometer", doc: "auto | none | an IIO device name, for the altitude option of tilt-box.",
+                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.barometer = try nonEmpty(v) },
+
+        ConfigKey(table: "exhibits", name: "order", doc: "Exhibits on the launcher, in order: " + ExhibitName.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+                  defaultText: "[" + ExhibitName.allCases.filter { $0 != .commissioning }.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + "]") { c, v throws(ValueProblem) in
+            c.exhibits.order = try exhibitList(v)
+        },
+        ConfigKey(table: "exhibits", name: "locked", doc: "Show only this exhibit, without a home control (idle still resets it). Empty: the launcher.",
+                  defaultText: "\"\"") { c, v throws(ValueProblem) in
+            let s = try string(v)
+            c.exhibits.locked = s.isEmpty ? nil : try choice(.string(s)) as ExhibitName
+        },
+        ConfigKey(table: "exhibits", name: "idle_seconds", doc: "Seconds without a touch before the exhibit resets and the launcher returns.",
+                  defaultText: "90") { c, v throws(ValueProblem) in c.exhibits.idleSeconds = try number(v, 5...86_400) },
+        ConfigKey(table: "exhibits", name: "attract_after_seconds", doc: "Seconds on the idle launcher before the exhibits' demos start playing to invite visitors.",
+                  defaultText: "300") { c, v throws(ValueProblem) in c.exhibits.attractAfterSeconds = try number(v, 5...86_400) },
+        ConfigKey(table: "exhibits", name: "commissioning_corner_press", doc: "A long press (3 s) in the top-left corner opens the commissioning screen.",
+                  defaultText: "true") { c, v throws(ValueProblem) in c.exhibits.commissioningCornerPress = try boolean(v) },
+        ConfigKey(table: "exhibits.motion-cube", name: "shape_cap", doc: "Most shapes on screen; the oldest leaves when a new one comes.",
+                  defaultText: "40") { c, v throws(ValueProblem) in c.exhibits.motionCubeShapeCap = try integer(v, 1...500) },
+        ConfigKey(table: "exhibits.tilt-box", name: "altitude_grey", doc: "With a barometer, the background grey follows the altitude (higher is darker).",
+                  defaultText: "false") { c, v throws(ValueProblem) in c.exhibits.tiltBoxAltitudeGrey = try boolean(v) },
+
+        ConfigKey(table: "logging", name: "level", doc: "debug | info | warning | error.",
+                  defaultText: "\"info\"") { c, v throws(ValueProblem) in c.logging.level = try choice(v) },
+        ConfigKey(table: "logging", name: "summary_interval_s", doc: "Seconds between one-line summaries (fps, frame time, touches, exhibit); 0 turns them off.",
+                  defaultText: "60") { c, v throws(ValueProblem) in c.logging.summaryIntervalSeconds = try integer(v, 0...86_400) },
+    ]
+
+    static var tableNames: [String] {
+        var names: [String] = []
+        for k in keys where !names.contains(k.table) { names.append(k.table) }
+        return names
+    }
+
+    // MARK: value checks
+
+    static func string(_ v: TOMLValue) throws(ValueProblem) -> String {
+        guard case .string(let s) = v else { throw ValueProblem(message: "expected a string in quotes, found \(v.typeName)") }
+        return s
+    }
+    static func nonEmpty(_ v: TOMLValue) throws(ValueProblem) -> String {
+        let s = try string(v)
+        if s.isEmpty { throw ValueProblem(message: "must not be empty") }
+        return s
+    }
+    static func boolean(_ v: TOMLValue) throws(ValueProblem) -> Bool {
+        guard case .boolean(let b) = v else { throw ValueProblem(message: "expected true or false, found \(v.typeName)") }
+        return b
+    }
+    static func integer(_ v: TOMLValue, _ range: ClosedRange<Int>) throws(ValueProblem) -> Int {
+        guard case .integer(let i) = v else { throw ValueProblem(message: "expected a whole number, found \(v.typeName)") }
+        guard i >= Int64(range.lowerBound) && i <= Int64(range.upperBound) else {
+            throw ValueProblem(message: "\(i) is out of range \(range.lowerBound)…\(range.upperBound)")
+        }
+        return Int(i)
+    }
+    static func number(_ v: TOMLValue, _ range: ClosedRange<Double>) throws(ValueProblem) -> Double {
+        let d: Double
+        switch v {
+        case .integer(let i): d = Double(i)
+        case .float(let f): d = f
+        default: throw ValueProblem(message: "expected a number, found \(v.typeName)")
+        }
+        guard d.isFinite, range.contains(d) else { throw ValueProblem(message: "\(d) is out of range \(range.lowerBound)…\(range.upperBound)") }
+        return d
+    }
+    static func choice<T: RawRepresentable & CaseIterable>(_ v: TOMLValue) throws(ValueProblem) -> T where T.RawValue == String {
+        let s = try string(v)
+        if let c = T(rawValue: s) { return c }
+        let options = T.allCases.map(\.rawValue)
+        var message = "'\(s)' is not one of " + options.joined(separator: ", ")
+        if let near = nearest(s, in: options) { message += "; did you mean '\(near)'?" }
+        throw ValueProblem(message: message)
+    }
+    static func size(_ v: TOMLValue) throws(ValueProblem) -> KioskConfiguration.Size {
+        let s = try string(v)
+        let parts = s.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w), (16...8192).contains(h) else {
+            throw ValueProblem(message: "'\(s)' is not a size like \"480x800\"")
+        }
+        return .init(width: w, height: h)
+    }
+    static func mode(_ v: TOMLValue) throws(ValueProblem) -> KioskConfiguration.Mode? {
+        let s = try string(v)
+        if s.isEmpty { return nil }
+        let at = s.split(separator: "@", omittingEmptySubsequences: false)
+        guard at.count <= 2 else { throw ValueProblem(message: "'\(s)' is not a mode like \"800x480\" or \"800x480@60\"") }
+        let sz: KioskConfiguration.Size
+        do { sz = try size(.string(String(at[0]))) } catch { throw ValueProblem(message: "'\(s)' is not a mode like \"800x480\" or \"800x480@60\"") }
+        var refresh: Int? = nil
+        if at.count == 2 {
+            guard let r = Int(at[1]), (1...480).contains(r) else { throw ValueProblem(message: "'\(s)': refresh after '@' must be 1…480 Hz") }
+            refresh = r
+        }
+        return .init(width: sz.width, height: sz.height, refresh: refresh)
+    }
+    static func mount(_ v: TOMLValue) throws(ValueProblem) -> BoardMount {
+        if case .string(let name) = v {
+            if let m = BoardMount(name), BoardMount.names.contains(name.lowercased()) { return m }
+            var message = "'\(name)' is not one of " + BoardMount.names.joined(separator: ", ")
+            if let near = nearest(name, in: BoardMount.names) { message += "; did you mean '\(near)'?" }
+            throw ValueProblem(message: message)
+        }
+        guard case .array(let rows) = v, rows.count == 3 else {
+            throw ValueProblem(message: "expected a named mount or a 3x3 matrix [[a,b,c],[d,e,f],[g,h,i]]")
+        }
+        var cells: [String] = []
+        for row in rows {
+            guard case .array(let items) = row, items.count == 3 else { throw ValueProblem(message: "each matrix row needs 3 numbers") }
+            cells.append(try items.map { item throws(ValueProblem) in String(try number(item, -1000...1000)) }.joined(separator: ", "))
+        }
+        // A mount only turns or mirrors axes; a singular matrix would throw tilt away.
+        guard let m = BoardMount(cells.joined(separator: "; ")) else {
+            throw ValueProblem(message: "matrix is singular (determinant 0): it would lose an axis")
+        }
+        return m
+    }
+    static func exhibitList(_ v: TOMLValue) throws(ValueProblem) -> [ExhibitName] {
+        guard case .array(let items) = v else { throw ValueProblem(message: "expected a list like [\"motion-cube\", \"tilt-box\"]") }
+        var out: [ExhibitName] = []
+        for item in items {
+            let name: ExhibitName = try choice(item)
+            if out.contains(name) { throw ValueProblem(message: "'\(name.rawValue)' is listed twice") }
+            out.append(name)
+        }
+        if out.isEmpty { throw ValueProblem(message: "the launcher needs at least one exhibit") }
+        return out
+    }
+
+    /// The closest option by edit distance, when it is close enough to be a typo.
+    static func nearest(_ word: String, in options: [String]) -> String? {
+        var best: (String, Int)? = nil
+        for o in options {
+            let d = editDistance(word.lowercased(), o.lowercased())
+            if best == nil || d < best!.1 { best = (o, d) }
+        }
+        guard let (o, d) = best, d <= max(2, o.count / 3) else { return nil }
+        return o
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

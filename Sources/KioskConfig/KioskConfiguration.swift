@@ -1,0 +1,102 @@
+import Sensors
+
+/// Everything a technician can set in /etc/motionkiosk/config.toml. Defaults are what a
+/// freshly installed stand does; `ConfigSchema` documents every key and turns a file into this.
+public struct KioskConfiguration: Equatable, Sendable {
+    public var display = Display()
+    public var input = Input()
+    public var sensors = Sensors()
+    public var exhibits = Exhibits()
+    public var logging = Logging()
+
+    public init() {}
+
+    public struct Display: Equatable, Sendable {
+        public enum Backend: String, CaseIterable, Sendable { case auto, drm, virtual }
+        public enum Rotation: String, CaseIterable, Sendable { case auto, r0 = "0", r90 = "90", r180 = "180", r270 = "270" }
+        public enum Format: String, CaseIterable, Sendable { case auto, xrgb8888, rgb565 }
+
+        public var backend = Backend.auto
+        /// Empty: the first card with a connected display, found through udev.
+        public var card = ""
+        /// Empty: the first connected connector.
+        public var connector = ""
+        /// nil: the connector's preferred mode.
+        public var mode: Mode? = nil
+        public var rotation = Rotation.auto
+        public var format = Format.auto
+        /// Size of the virtual panel when no display can be driven.
+        public var virtualSize = Size(width: 480, height: 800)
+        public var maxFramesPerSecond = 60
+    }
+
+    public struct Mode: Equatable, Sendable, CustomStringConvertible {
+        public var width: Int, height: Int
+        public var refresh: Int?
+        public var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
+    }
+
+    public struct Size: Equatable, Sendable, CustomStringConvertible {
+        public var width: Int, height: Int
+        public var description: String { "\(width)x\(height)" }
+    }
+
+    public struct Input: Equatable, Sendable {
+        public var seat = "seat0"
+        public var mouseAsFinger = true
+        public var arrowKeysTilt = true
+    }
+
+    public struct Sensors: Equatable, Sendable {
+        public enum Source: String, CaseIterable, Sendable { case auto, iio, i2c, keys, none }
+        public enum Chip: String, CaseIterable, Sendable { case auto, adxl345, mpu6050, lis3dh }
+
+        public var source = Source.auto
+        /// IIO device by name ("lis3dh") or sysfs folder ("iio:device0"); empty: the first accelerometer.
+        public var iioDevice = ""
+        public var iioBuffered = true
+        /// nil: every /dev/i2c-N is probed.
+        public var i2cBus: Int? = nil
+        /// nil: the chips' usual addresses are probed.
+        public var i2cAddress: Int? = nil
+        public var chip = Chip.auto
+        /// How the sensor board sits relative to the panel (after the IIO mount matrix).
+        public var mount = BoardMount.normal
+        public var gravityTimeConstantMilliseconds = 100.0
+        /// m/s² above which a sample counts as a jolt (11 light, 13 normal, 15 hard).
+        public var shakeThreshold = 13.0
+        /// "auto": the first IIO pressure sensor; "none": no barometer.
+        public var barometer = "auto"
+    }
+
+    public struct Exhibits: Equatable, Sendable {
+        public var order = ExhibitName.allCases.filter { $0 != .commissioning }
+        /// Shown alone, without a home control; idle resets it.
+        public var locked: ExhibitName? = nil
+        public var idleSeconds = 90.0
+        public var attractAfterSeconds = 300.0
+        public var commissioningCornerPress = true
+        public var motionCubeShapeCap = 40
+        public var tiltBoxAltitudeGrey = false
+    }
+
+    public struct Logging: Equatable, Sendable {
+        public enum Level: String, CaseIterable, Sendable, Comparable {
+            case debug, info, warning, error
+            public static func < (a: Level, b: Level) -> Bool {
+                allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+            }
+        }
+        public var level = Level.info
+        public var summaryIntervalSeconds = 60
+    }
+}
+
+public enum ExhibitName: String, CaseIterable, Sendable {
+    case motionCube = "motion-cube"
+    case tiltBox = "tilt-box"
+    case newtonsCradle = "newtons-cradle"
+    case circleDraw = "circle-draw"
+    case gridBlock = "grid-block"
+    case commissioning
+}

@@ -1,0 +1,521 @@
+import Geometry
+import Syscalls
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which accelerometer to use.
+public enum AccelerometerChoice: Equatable, Sendable, CustomStringConvertible {
+    /// IIO (buffered, else polled), then userspace I2C on every bus, then fixed down gravity.
+    case auto
+    /// One IIO device, by id ("iio:device1") or by `name` ("lis3dh").
+    case iio(String)
+    /// Userspace SMBus on one bus; chip and address probed when not given.
+    case i2c(bus: String, chip: I2CAccelChip?, address: UInt8?)
+    case arrowKeys
+    case fixedDown
+    /// Samples in the screen frame, replayed against the clock.
+    case replay([AccelerationSample], loops: Bool)
+
+    /// Parses "auto", "iio:device0", "iio:lis3dh", "i2c:/dev/i2c-1", "i2c:1", "i2c:1:0x18",
+    /// "i2c:/dev/i2c-1:0x18:lis3dh", "keys", "fixed". (Replay needs the samples: the caller
+    /// reads the file.)
+    public init?(parsing text: String, devRoot: String = "/dev") {
+        let t = text.trimmingASCIIWhitespace()
+        switch t.lowercased() {
+        case "auto": self = .auto; return
+        case "keys", "arrow-keys", "arrows": self = .arrowKeys; return
+        case "fixed", "fixed-down", "none": self = .fixedDown; return
+        default: break
+        }
+        if t.hasPrefix("iio:") {
+            let rest = String(t.dropFirst(4))
+            guard !rest.isEmpty else { return nil }
+            self = .iio(rest.hasPrefix("device") ? "iio:" + rest : rest)
+            return
+        }
+        if t.hasPrefix("i2c:") {
+            let parts = t.dropFirst(4).split(separator: ":").map(String.init)
+            guard (1...3).contains(parts.count) else { return nil }
+            let bus = parts[0].hasPrefix("/") ? parts[0] : (Int(parts[0]) != nil ? "\(devRoot)/i2c-\(parts[0])" : "\(devRoot)/\(parts[0])")
+            var address: UInt8?
+            var chip: I2CAccelChip?
+            for p in parts.dropFirst() {
+                if let c = I2CAccelChip(rawValue: p.lowercased().replacingDash()) { chip = c; continue }
+                let digits = p.lowercased().hasPrefix("0x") ? String(p.dropFirst(2)) : p
+                guard let a = UInt8(digits, radix: 16), a < 0x80 else { return nil }
+                address = a
+            }
+            self = .i2c(bus: bus, chip: chip, address: address)
+            return
+        }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case .iio(let n): return n.hasPrefix("iio:") ? n : "iio:\(n)"
+        case .i2c(let bus, let chip, let address):
+            return "i2c:\(bus)" + (address.map { ":0x\(hexByte($0))" } ?? "") + (chip.map { ":\($0.rawValue)" } ?? "")
+        case .arrowKeys: return "keys"
+        case .fixedDown: return "fixed"
+        case .replay(let s, _): return "replay (\(s.count) samples)"
+        }
+    }
+}
+
+public enum IIOReadMode: String, Sendable, CaseIterable {
+    /// Buffered when the device has a buffer and a trigger, else polled.
+    case auto, buffered, polled
+}
+
+/// Everything the kiosk's configuration says about motion sensors.
+public struct MotionSensorConfiguration: Sendable {
+    public var accelerometer: AccelerometerChoice = .auto
+    public var iioMode: IIOReadMode = .auto
+    /// A trigger name for buffered mode (e.g. an hrtimer trigger made in configfs).
+    public var iioTrigger: String?
+    public var board: BoardMount = .normal
+    public var rotation: PanelRotation = .r0
+    public var iioPaths = IIOPaths()
+    /// Where /dev/i2c-N live.
+    public var i2cDevRoot = "/dev"
+    /// Whether `.auto` probes I2C buses for the userspace-driven chips.
+    public var probeI2CInAuto = true
+    /// Sampling frequency to ask of buffered IIO devices (at least; the next offered rate).
+    public var minimumRate = 50.0
+    /// Sampling frequency to ask of polled IIO devices: higher, because st_sensors sleep
+    /// 2/ODR in every sysfs read (see `IIOPolledAccelerometer`).
+    public var polledDeviceRate = 200.0
+    /// When set, polled IIO reads run on a reader thread stamped by this clock (it must be
+    /// thread-safe: CLOCK_MONOTONIC µs), so drivers that sleep in sysfs reads (st_sensors:
+    /// 2/ODR per axis) cannot stall the frame loop. The kiosk sets it; tests on a virtual
+    /// clock leave it nil and read synchronously.
+    public var backgroundPollingClock: (@Sendable () -> Microseconds)?
+    /// Gravity low-pass time constant, seconds.
+    public var gravityTimeConstant = 0.1
+    public var shakeThreshold = 13.0
+    public var shakeCoolDown: Microseconds = 1_000_000
+    /// Identical samples for this long count as a stuck sensor; nil disables the check.
+    public var stuckAfter: Microseconds? = 10_000_000
+    /// Whether to look for an IIO barometer.
+    public var barometer = true
+    public var altitudeTimeConstant = 1.0
+    /// Rescan after a loss: first after this long, then doubling up to `maximumRetryInterval`.
+    public var retryInterval: Microseconds = 1_000_000
+    public var maximumRetryInterval: Microseconds = 30_000_000
+    /// How many lines per kind of trouble the log may say, at most one per this interval.
+    public var logInterval: Microseconds = 5_000_000
+
+    public init() {}
+}
+
+/// What one `service` call produced.
+public struct MotionUpdate: Sendable {
+    /// Good samples this call, screen frame.
+    public var samples: [AccelerationSample] = []
+    /// Shakes recognised this call (each shake once).
+    public var shakes: [ShakeEvent] = []
+    /// Whether the gravity vector changed (redraw/step the world).
+    public var gravityChanged = false
+    public var altitudeChanged = false
+}
+
+/// The kiosk's motion input: picks an accelerometer (and barometer), keeps it alive across
+/// unplug/replug, maps its axes to the screen, filters gravity, detects shakes and tracks
+/// altitude. Single-threaded: call it from the main loop.
+///
+/// Main-loop contract: watch `fileDescriptors` (readable → `service`), wake by
+/// `nextDeadline` (→ `service`), call `rescan` on udev add/remove events for the iio, i2c-dev
+/// subsystems. After `service`/`rescan`, re-read `fileDescriptors` (they change with
+/// hot-plug).
+public final class MotionSensors {
+    public let configuration: MotionSensorConfiguration
+    public let mapping: AxisMapping
+    public private(set) var accelerometer: AccelerationSource
+    public private(set) var barometer: IIOBarometer?
+    /// The latest good sample, screen frame.
+    public private(set) var latest: AccelerationSample?
+    /// Validation counts (dropped samples by reason).
+    public private(set) var validator: SampleValidator
+    /// True while the configured/auto accelerometer is missing and fixed down gravity stands in.
+    public private(set) var isFallingBack = false
+    /// Set-up notes (buffered → polled fallbacks, probes), for `devices` and logs.
+    public private(set) var notes: [String] = []
+
+    private let system: SystemCalls
+    private let clock: Clock
+    private let log: RateLimitedLog
+    private let openI2CBus: (String) throws -> I2CBus
+    private var gravityFilter: GravityFilter
+    private var shakeDetector: ShakeDetector
+    private var altitudeEstimator: AltitudeEstimator
+    private var nextAccelerometerRead: Microseconds = 0
+    private var nextBarometerRead: Microseconds = 0
+    private var nextRetry: Microseconds?
+    private var retryDelay: Microseconds
+    private var lastRescan: Microseconds?
+    /// A barometer that was there and went away is looked for again on the retry schedule
+    /// (one never seen is looked for only on `rescan`).
+    private var barometerLost = false
+    private var scratch: [AccelerationSample] = []
+
+    public init(configuration: MotionSensorConfiguration, system: SystemCalls = LinuxSystem.shared, clock: Clock,
+                log: RateLimitedLog? = nil,
+                openI2CBus: ((String) throws -> I2CBus)? = nil) {
+        self.configuration = configuration
+        self.system = system
+        self.clock = clock
+        self.log = log ?? RateLimitedLog(clock: clock, interval: configuration.logInterval)
+        if let openI2CBus {
+            self.openI2CBus = openI2CBus
+        } else {
+            self.openI2CBus = { path in try LinuxI2CBus(path: path, system: system) }
+        }
+        mapping = AxisMapping(board: configuration.board, rotation: configuration.rotation)
+        validator = SampleValidator(stuckAfter: configuration.stuckAfter)
+        gravityFilter = GravityFilter(timeConstant: configuration.gravityTimeConstant)
+        shakeDetector = ShakeDetector(threshold: configuration.shakeThreshold, coolDown: configuration.shakeCoolDown)
+        altitudeEstimator = AltitudeEstimator(timeConstant: configuration.altitudeTimeConstant)
+        retryDelay = configuration.retryInterval
+        accelerometer = FixedDownGravity()
+        let now = clock.now
+        if let found = openAccelerometer() {
+            accelerometer = found
+        } else if needsDevice {
+            isFallingBack = true
+            self.log.always("motion: no accelerometer found for \(configuration.accelerometer); using fixed down gravity")
+            scheduleRetry(now: now)
+        }
+        if configuration.barometer { barometer = openBarometer() }
+    }
+
+    deinit { close() }
+
+    public func close() {
+        accelerometer.close()
+        barometer = nil
+    }
+
+    // MARK: Reading the state
+
+    /// Filtered gravity (specific force), screen frame, m/s²; upright before any sample.
+    public var gravity: Vec3 { gravityFilter.gravity ?? FixedDownGravity.vector }
+    /// The dynamics world's gravity: (−gx, +gy)/9.80665 in y-down screen space (UIKit units).
+    public var worldGravity: Vec2 { TiltGravity.worldGravity(gravity) }
+    /// Acceleration without gravity, screen frame, m/s².
+    public var linearAcceleration: Vec3 { gravityFilter.linearAcceleration }
+    /// Metres above the start, smoothed; nil without a barometer reading.
+    public var altitude: Double? { altitudeEstimator.altitude }
+    public var pressureKilopascals: Double? { lastPressure }
+    private var lastPressure: Double?
+
+    /// The arrow-key source when configured, to feed key presses into.
+    public var arrowKeys: ArrowKeyTilt? { accelerometer as? ArrowKeyTilt }
+
+    // MARK: Main-loop integration
+
+    /// Fds to watch for readability (buffered IIO); empty when everything is polled.
+    public var fileDescriptors: [Int32] {
+        if case .fileDescriptor(let fd) = accelerometer.cadence { return [fd] }
+        return []
+    }
+
+    /// When `service` must run next (monotonic µs), nil when only fds or key events matter.
+    public var nextDeadline: Microseconds? {
+        var d: Microseconds?
+        func consider(_ t: Microseconds?) { if let t { d = min(d ?? t, t) } }
+        if case .poll = accelerometer.cadence { consider(nextAccelerometerRead) }
+        if barometer != nil { consider(nextBarometerRead) }
+        consider(nextRetry)
+        return d
+    }
+
+    /// Reads what is ready, runs filters and detectors, retries lost sensors when due.
+    /// Never throws: trouble is counted, logged at a bounded rate, and survived.
+    @discardableResult
+    public func service() -> MotionUpdate {
+        let now = clock.now
+        var update = MotionUpdate()
+        if let retry = nextRetry, now >= retry { attemptRecovery(now: now) }
+        readAccelerometer(now: now, into: &update)
+        readBarometer(now: now, into: &update)
+        return update
+    }
+
+    /// A udev add/remove happened (or the configuration wants a fresh look): look for lost
+    /// or missing sensors now, at most once per 250 ms.
+    public func rescan() {
+        let now = clock.now
+        if let last = lastRescan, now - last < 250_000 {
+            if isFallingBack || (configuration.barometer && barometer == nil) { nextRetry = last + 250_000 }
+            return
+        }
+        retryDelay = configuration.retryInterval
+        attemptRecovery(now: now)
+    }
+
+    // MARK: Internals
+
+    /// Whether the configuration asks for a real device (vs. keys/fixed/replay).
+    private var needsDevice: Bool {
+        switch configuration.accelerometer {
+        case .auto, .iio, .i2c: return true
+        case .arrowKeys, .fixedDown, .replay: return false
+        }
+    }
+
+    private func attemptRecovery(now: Microseconds) {
+        lastRescan = now
+        nextRetry = nil
+        if isFallingBack {
+            if let found = openAccelerometer() {
+                accelerometer.close()
+                accelerometer = found
+                isFallingBack = false
+                validator.restart()
+                nextAccelerometerRead = now
+                retryDelay = configuration.retryInterval
+                log.always("motion: accelerometer back: \(found.name)")
+            }
+        }
+        if configuration.barometer && barometer == nil {
+            barometer = openBarometer()
+            if let b = barometer {
+                log.always("motion: barometer \(barometerLost ? "back" : "found"): \(b.name)")
+                barometerLost = false
+                nextBarometerRead = now
+            }
+        }
+        if isFallingBack || barometerLost { scheduleRetry(now: now) }
+    }
+
+    /// The next look for a lost sensor: 1 s, 2 s, 4 s, … up to the maximum.
+    private func scheduleRetry(now: Microseconds) {
+        nextRetry = now + retryDelay
+        retryDelay = min(configuration.maximumRetryInterval, retryDelay * 2)
+    }
+
+    private func loseAccelerometer(_ reason: String, now: Microseconds) {
+        log.always("motion: accelerometer \(accelerometer.name) went away (\(reason)); using fixed down gravity until it returns")
+        accelerometer.close()
+        accelerometer = FixedDownGravity()
+        isFallingBack = true
+        retryDelay = configuration.retryInterval
+        scheduleRetry(now: now)
+    }
+
+    private func readAccelerometer(now: Microseconds, into update: inout MotionUpdate) {
+        let source = accelerometer
+        if case .poll(let interval) = source.cadence {
+            guard now >= nextAccelerometerRead else { return }
+            // Keep the phase but never queue up missed polls.
+            nextAccelerometerRead = max(nextAccelerometerRead + interval, now + interval / 2)
+        }
+        scratch.removeAll(keepingCapacity: true)
+        var failure: SensorReadError?
+        do { try source.read(now: now, into: &scratch) } catch { failure = error }
+        let synthetic = source.frame == .screen && source.cadence == .onChange
+        for raw in scratch {
+            let s = source.frame == .device ? AccelerationSample(time: raw.time, vector: mapping.screen(raw.vector)) : raw
+            if let reason = validator.check(s) {
+                log.log("motion bad sample \(reason.rawValue)",
+                        "motion: dropped sample \(s.vector) from \(source.name): \(reason.rawValue) (\(validator.dropped[reason] ?? 0) so far)")
+                continue
+            }
+            latest = s
+            update.samples.append(s)
+            update.gravityChanged = true
+            if synthetic {
+                gravityFilter.reset(to: s)
+            } else {
+                gravityFilter.add(s)
+                if let shake = shakeDetector.add(s) { update.shakes.append(shake) }
+            }
+        }
+        switch failure {
+        case .gone(let why)?:
+            if source is FixedDownGravity { break }
+            loseAccelerometer(why, now: now)
+            // Fixed gravity takes over at once.
+            readAccelerometer(now: now, into: &update)
+        case .failed(let why)?:
+            validator.countReadError()
+            log.log("motion read error", "motion: reading \(source.name) failed: \(why) (\(validator.dropped[.readError] ?? 0) so far)")
+        case nil:
+            break
+        }
+    }
+
+    private func readBarometer(now: Microseconds, into update: inout MotionUpdate) {
+        guard let b = barometer, now >= nextBarometerRead else { return }
+        nextBarometerRead = max(nextBarometerRead + b.pollInterval, now + b.pollInterval / 2)
+        do {
+            let p = try b.read(now: now)
+            let before = altitudeEstimator.altitude
+            let droppedBefore = altitudeEstimator.dropped
+            altitudeEstimator.add(p)
+            if altitudeEstimator.dropped > droppedBefore {
+                log.log("barometer bad sample", "motion: dropped pressure \(p.kilopascals) kPa from \(b.name)")
+            } else {
+                lastPressure = p.kilopascals
+            }
+            if altitudeEstimator.altitude != before { update.altitudeChanged = true }
+        } catch {
+            switch error {
+            case .gone(let why):
+                log.always("motion: barometer \(b.name) went away (\(why))")
+                barometer = nil
+                barometerLost = true
+                if nextRetry == nil {
+                    retryDelay = configuration.retryInterval
+                    scheduleRetry(now: now)
+                }
+            case .failed(let why):
+                log.log("barometer read error", "motion: reading \(b.name) failed: \(why)")
+            }
+        }
+    }
+
+    private func note(_ s: String) {
+        notes.append(s)
+        log.log("motion setup \(s)", "motion: \(s)")
+    }
+
+    /// Opens the configured accelerometer; nil when the device it needs is absent.
+    private func openAccelerometer() -> AccelerationSource? {
+        switch configuration.accelerometer {
+        case .arrowKeys: return ArrowKeyTilt()
+        case .fixedDown: return FixedDownGravity()
+        case .replay(let samples, let loops): return ReplayedAccelerometer(samples: samples, loops: loops)
+        case .iio(let wanted):
+            let devices = IIODeviceInfo.enumerate(paths: configuration.iioPaths, system: system)
+                .filter { $0.hasAccel && ($0.id == wanted || $0.name == wanted) }
+            return devices.lazy.compactMap { self.openIIO($0) }.first
+        case .i2c(let bus, let chip, let address):
+            return openI2C(busPath: bus, chip: chip, address: address)
+        case .auto:
+            for device in IIODeviceInfo.enumerate(paths: configuration.iioPaths, system: system) where device.hasAccel {
+                if let s = openIIO(device) { return s }
+            }
+            guard configuration.probeI2CInAuto else { return nil }
+            for bus in MotionSensors.i2cBuses(devRoot: configuration.i2cDevRoot, system: system) {
+                if let s = openI2C(busPath: bus, chip: nil, address: nil) { return s }
+            }
+            return nil
+        }
+    }
+
+    private func openIIO(_ device: IIODeviceInfo) -> AccelerationSource? {
+        if configuration.iioMode != .polled && device.hasBuffer {
+            do {
+                return try IIOBufferedAccelerometer(device: device, paths: configuration.iioPaths, system: system,
+                                                    triggerName: configuration.iioTrigger,
+                                                    minimumRate: configuration.minimumRate, log: log)
+            } catch {
+                note("buffered capture on \(device.description) failed (\(error)); polling sysfs instead")
+                if configuration.iioMode == .buffered { return nil }
+            }
+        } else if configuration.iioMode == .buffered {
+            note("\(device.description) has no buffer; polling sysfs instead")
+        }
+        do {
+            let polled = try IIOPolledAccelerometer(device: device, system: system,
+                                                    deviceRate: max(configuration.minimumRate, configuration.polledDeviceRate), log: log)
+            if let now = configuration.backgroundPollingClock { return BackgroundPolledSource(polled, now: now) }
+            return polled
+        } catch {
+            note("\(device.description) unusable: \(error)")
+            return nil
+        }
+    }
+
+    private func openI2C(busPath: String, chip: I2CAccelChip?, address: UInt8?) -> AccelerationSource? {
+        let bus: I2CBus
+        do { bus = try openI2CBus(busPath) } catch {
+            if (error as? SystemError)?.errno != ENOENT { note("\(error)") }
+            return nil
+        }
+        let scan = probeI2CAccelerometers(bus: bus, chips: chip.map { [$0] } ?? I2CAccelChip.allCases, address: address)
+        for busy in scan.busy { note("\(busPath) 0x\(hexByte(busy)) is bound to a kernel driver (read it through IIO)") }
+        guard let first = scan.found.first else { bus.close(); return nil }
+        do {
+            return try I2CAccelerometer(bus: bus, chip: first.chip, address: first.address)
+        } catch {
+            note("\(first.description): \(error)")
+            bus.close()
+            return nil
+        }
+    }
+
+    private func openBarometer() -> IIOBarometer? {
+        for device in IIODeviceInfo.enumerate(paths: configuration.iioPaths, system: system) where device.hasPressure {
+            if let b = try? IIOBarometer(device: device, system: system) { return b }
+        }
+        return nil
+    }
+
+    /// /dev/i2c-N paths in bus-number order.
+    public static func i2cBuses(devRoot: String, system: SystemCalls) -> [String] {
+        system.listDirectory(devRoot)
+            .filter { $0.hasPrefix("i2c-") && Int($0.dropFirst(4)) != nil }
+            .sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }
+            .map { devRoot + "/" + $0 }
+    }
+
+    // MARK: Inventory for `motionkiosk devices`
+
+    /// Lines about every accelerometer and barometer found, marking those in use. Probes
+    /// I2C buses read-only (identity registers) and skips addresses a kernel driver owns.
+    public func deviceLines() -> [String] {
+        var lines: [String] = []
+        let iio = IIODeviceInfo.enumerate(paths: configuration.iioPaths, system: system)
+        let usedName = accelerometer.name
+        for d in iio where d.hasAccel {
+            let used = usedName.hasPrefix("IIO \(d.id) ")
+            let mode = used ? (usedName.contains("(buffered") ? "buffered" : "polled") : (d.hasBuffer ? "buffer available" : "sysfs only")
+            lines.append("accelerometer \(d.id) \(d.name) [IIO, \(mode)]\(used ? " — in use" : "")")
+        }
+        for busPath in MotionSensors.i2cBuses(devRoot: configuration.i2cDevRoot, system: system) {
+            let inUse = (accelerometer as? I2CAccelerometer)?.probe
+            if let p = inUse, p.busPath == busPath {
+                lines.append("accelerometer \(p.description) [userspace I2C] — in use")
+                continue
+            }
+            guard let bus = try? openI2CBus(busPath) else { continue }
+            let scan = probeI2CAccelerometers(bus: bus)
+            bus.close()
+            for p in scan.found { lines.append("accelerometer \(p.description) [userspace I2C]") }
+            for a in scan.busy { lines.append("i2c \(busPath) 0x\(hexByte(a)): bound to a kernel driver") }
+        }
+        if isFallingBack {
+            lines.append("accelerometer: none usable — fixed down gravity in use")
+        } else if !(accelerometer is IIOPolledAccelerometer || accelerometer is IIOBufferedAccelerometer
+                    || accelerometer is I2CAccelerometer || accelerometer is BackgroundPolledSource) {
+            lines.append("accelerometer: \(accelerometer.name) in use")
+        }
+        lines.append("accelerometer axes: board mount \(configuration.board), panel rotation \(configuration.rotation)°")
+        for d in iio where d.hasPressure {
+            let used = barometer?.device.id == d.id
+            lines.append("barometer \(d.id) \(d.name) [IIO]\(used ? " — in use" : "")")
+        }
+        if !iio.contains(where: { $0.hasPressure }) { lines.append("barometer: none") }
+        lines.append(contentsOf: notes.map { "note: \($0)" })
+        return lines
+    }
+
+    /// `deviceLines` without a running instance: sets sensors up as the kiosk would, lists,
+    /// and releases them.
+    public static func deviceLines(configuration: MotionSensorConfiguration, system: SystemCalls = LinuxSystem.shared,
+                                   clock: Clock, log: RateLimitedLog? = nil) -> [String] {
+        let sensors = MotionSensors(configuration: configuration, system: system, clock: clock,
+                                    log: log ?? RateLimitedLog(clock: clock, sink: { _ in }))
+        defer { sensors.close() }
+        return sensors.deviceLines()
+    }
+}
+
+extension String {
+    func replacingDash() -> String { String(self.filter { $0 != "-" }) }
+}

@@ -1,2 +1,0 @@
-// Sensors: accelerometers (IIO, I2C), barometer, filters, shake.
-import Geometry

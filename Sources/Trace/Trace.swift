@@ -1,2 +1,0 @@
-// Trace: JSON Lines traces of touches and sensor samples.
-import Geometry

@@ -1,0 +1,152 @@
+/// A problem in a trace: where it is and what is wrong. `description` reads
+/// "floor-2026-11-20.jsonl:7: unknown type \"tilt\"".
+public struct TraceError: Error, Equatable, CustomStringConvertible {
+    public var source: String
+    public var line: Int
+    public var problem: String
+
+    public init(source: String, line: Int, problem: String) {
+        self.source = source; self.line = line; self.problem = problem
+    }
+    public var description: String { "\(source):\(line): \(problem)" }
+}
+
+/// Reads a trace line by line (so large recordings stream):
+/// - an optional header `{"trace":"motionkiosk","version":1}` on the first non-blank,
+///   non-comment line (without it the trace is version 1);
+/// - then one object per line with `t` (ms since start, fractions allowed, never decreasing)
+///   and `type` (touch, accel, pressure, checkpoint) plus that type's fields;
+/// - blank lines and lines starting with `#` are skipped.
+/// Anything else is a `TraceError` naming the line and the problem. Unknown fields are errors
+/// too: a newer writer must bump the version rather than be half-read.
+public struct TraceReader {
+    public static let supportedVersion = 1
+
+    public let source: String
+    public private(set) var lineNumber = 0
+    public private(set) var version = TraceReader.supportedVersion
+    private var sawContent = false
+    private var lastTime: Double?
+
+    public init(source: String = "trace") { self.source = source }
+
+    /// Parses the whole text. Lines end at "\n" or "\r\n".
+    public static func records(in text: String, source: String = "trace") throws(TraceError) -> [TraceRecord] {
+        var reader = TraceReader(source: source)
+        var records: [TraceRecord] = []
+        // "\r\n" is a single Character in Swift, so it is a separator of its own.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            if let record = try reader.read(line: line) { records.append(record) }
+        }
+        return records
+    }
+
+    /// Feeds the next line; returns its record, or nil for a header, blank or comment line.
+    public mutating func read(line rawLine: Substring) throws(TraceError) -> TraceRecord? {
+        lineNumber += 1
+        var line = rawLine
+        if line.last == "\r" { line = line.dropLast() }
+        if lineNumber == 1, line.first == "\u{FEFF}" { line = line.dropFirst() } // byte order mark
+        let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+        if trimmed.isEmpty || trimmed.first == "#" { return nil }
+
+        let members: [(key: String, value: FlatJSONValue)]
+        do {
+            members = try FlatJSONParser.parseObject(line)
+        } catch {
+            throw problem(error.message)
+        }
+        let object = FieldReader(members: members)
+
+        if object.has("trace") {
+            guard !sawContent else { throw problem("the header {\"trace\":…} is only allowed on the first line") }
+            sawContent = true
+            try readHeader(object)
+            return nil
+        }
+        sawContent = true
+
+        guard object.has("type") else { throw problem("missing field \"type\"") }
+        let type = try object.string("type", at: self)
+        let t = try object.number("t", at: self)
+        guard t >= 0 else { throw problem("time \(FlatJSONPrinter.number(t)) ms is before the start of the trace") }
+        if let last = lastTime, t < last {
+            throw problem("time goes backwards: \(FlatJSONPrinter.number(t)) ms after \(FlatJSONPrinter.number(last)) ms")
+        }
+
+        let payload: TraceRecord.Payload
+        switch type {
+        case "touch":
+            try object.allow(["t", "type", "phase", "id", "x", "y"], at: self)
+            let phaseName = try object.string("phase", at: self)
+            guard let phase = TraceTouchPhase(rawValue: phaseName) else {
+                throw problem("unknown touch phase \"\(phaseName)\" (expected down, move, up or cancel)")
+            }
+            let id = try object.number("id", at: self)
+            guard id >= 0, id == id.rounded(), id <= Double(Int32.max) else {
+                throw problem("field \"id\" must be a non-negative integer, not \(FlatJSONPrinter.number(id))")
+            }
+            payload = .touch(phase: phase, id: Int(id), x: try object.number("x", at: self), y: try object.number("y", at: self))
+        case "accel":
+            try object.allow(["t", "type", "x", "y", "z"], at: self)
+            payload = .accel(x: try object.number("x", at: self), y: try object.number("y", at: self), z: try object.number("z", at: self))
+        case "pressure":
+            try object.allow(["t", "type", "kpa"], at: self)
+            payload = .pressure(kpa: try object.number("kpa", at: self))
+        case "checkpoint":
+            try object.allow(["t", "type", "name"], at: self)
+            payload = .checkpoint(name: try object.string("name", at: self))
+        default:
+            throw problem("unknown type \"\(type)\" (expected touch, accel, pressure or checkpoint)")
+        }
+        lastTime = t
+        return TraceRecord(t: t, payload)
+    }
+
+    private mutating func readHeader(_ object: FieldReader) throws(TraceError) {
+        try object.allow(["trace", "version"], at: self)
+        let name = try object.string("trace", at: self)
+        guard name == "motionkiosk" else { throw problem("not a motionkiosk trace (header says \"\(name)\")") }
+        let v = try object.number("version", at: self)
+        guard v == Double(TraceReader.supportedVersion) else {
+            throw problem("unsupported trace version \(FlatJSONPrinter.number(v)) (this reader knows version \(TraceReader.supportedVersion))")
+        }
+        version = TraceReader.supportedVersion
+    }
+
+    func problem(_ text: String) -> TraceError {
+        TraceError(source: source, line: lineNumber, problem: text)
+    }
+}
+
+/// Typed access to one line's members, with errors worded for the person fixing the file.
+private struct FieldReader {
+    let members: [(key: String, value: FlatJSONValue)]
+
+    func has(_ key: String) -> Bool { members.contains { $0.key == key } }
+
+    func value(_ key: String, at reader: TraceReader) throws(TraceError) -> FlatJSONValue {
+        guard let member = members.first(where: { $0.key == key }) else {
+            throw reader.problem("missing field \"\(key)\"")
+        }
+        return member.value
+    }
+
+    func number(_ key: String, at reader: TraceReader) throws(TraceError) -> Double {
+        let v = try value(key, at: reader)
+        guard case let .number(n) = v else { throw reader.problem("field \"\(key)\" must be a number, not \(v.kindName)") }
+        return n
+    }
+
+    func string(_ key: String, at reader: TraceReader) throws(TraceError) -> String {
+        let v = try value(key, at: reader)
+        guard case let .string(s) = v else { throw reader.problem("field \"\(key)\" must be a string, not \(v.kindName)") }
+        return s
+    }
+
+    func allow(_ keys: [String], at reader: TraceReader) throws(TraceError) {
+        if let extra = members.first(where: { !keys.contains($0.key) }) {
+            throw reader.problem("unknown field \"\(extra.key)\"")
+        }
+    }
+}

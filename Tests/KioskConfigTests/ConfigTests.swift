@@ -1,0 +1,202 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import KioskConfig
+import Sensors
+
+@Suite struct TOMLParserTests {
+    @Test func valuesAndTables() throws {
+        let doc = try TOMLParser.parse("""
+        # comment
+        top = 1
+        [display]
+        rotation = "90"   # trailing comment
+        hex = 0x68
+        under = 1_000
+        neg = -3
+        f = 2.5e1
+        yes = true
+        lit = 'C:\\path'
+        esc = "a\\tb\\u00e9"
+        list = [1, 2,
+                3, ] # spans lines
+        [exhibits."motion-cube"]
+        shape_cap = 7
+        """)
+        #expect(doc.entry("top")?.value == .integer(1))
+        #expect(doc.entry("display.rotation") == TOMLEntry(key: "display.rotation", value: .string("90"), line: 4))
+        #expect(doc.entry("display.hex")?.value == .integer(0x68))
+        #expect(doc.entry("display.under")?.value == .integer(1000))
+        #expect(doc.entry("display.neg")?.value == .integer(-3))
+        #expect(doc.entry("display.f")?.value == .float(25))
+        #expect(doc.entry("display.yes")?.value == .boolean(true))
+        #expect(doc.entry("display.lit")?.value == .string("C:\\path"))
+        #expect(doc.entry("display.esc")?.value == .string("a\tbé"))
+        #expect(doc.entry("display.list")?.value == .array([.integer(1), .integer(2), .integer(3)]))
+        #expect(doc.entry("exhibits.motion-cube.shape_cap")?.line == 15)
+    }
+
+    @Test(arguments: [
+        ("a = \n", 1, "missing value"),
+        ("[display\n", 1, "expected ']'"),
+        ("x = \"open\n", 1, "not closed"),
+        ("\n\nx = 1 2\n", 3, "one key = value per line"),
+        ("x = 1\nx = 2\n", 2, "already set at line 1"),
+        ("[a]\n[a]\n", 2, "already defined at line 1"),
+        ("x = yes\n", 1, "not a value"),
+        ("x = {a = 1}\n", 1, "inline tables"),
+        ("x = [1, 2\n", 1, "not closed"),
+        ("= 3\n", 1, "expected a key"),
+        ("[[t]]\n", 1, "arrays of tables"),
+    ])
+    func syntaxErrorsNameTheLine(text: String, line: Int, fragment: String) {
+        do {
+            _ = try TOMLParser.parse(text)
+            Issue.record("expected an error for \(text.debugDescription)")
+        } catch {
+            #expect(error.line == line)
+            #expect(error.message.contains(fragment), "\(error.message)")
+        }
+    }
+}
+
+@Suite struct KioskConfigurationTests {
+    @Test func defaultFileParsesToDefaults() throws {
+        let text = KioskConfiguration.defaultFileText
+        let parsed = try KioskConfiguration.parse(text, file: "default.toml")
+        #expect(parsed == KioskConfiguration())
+        // Every key of the schema is documented in the default file.
+        for key in ConfigSchema.keys { #expect(text.contains("\n\(key.name) = ")) }
+    }
+
+    @Test func settingsApply() throws {
+        let c = try KioskConfiguration.parse("""
+        [display]
+        connector = "DSI-1"
+        mode = "800x480@60"
+        rotation = 90
+        format = "rgb565"
+        [sensors]
+        source = "i2c"
+        i2c_bus = 1
+        i2c_address = 0x68
+        mount = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]
+        [exhibits]
+        order = ["grid-block", "tilt-box"]
+        locked = "tilt-box"
+        idle_seconds = 45
+        [exhibits.motion-cube]
+        shape_cap = 12
+        [logging]
+        level = "debug"
+        """, file: "t.toml")
+        #expect(c.display.connector == "DSI-1")
+        #expect(c.display.mode == .init(width: 800, height: 480, refresh: 60))
+        #expect(c.display.rotation == .r90)
+        #expect(c.display.format == .rgb565)
+        #expect(c.sensors.source == .i2c && c.sensors.i2cBus == 1 && c.sensors.i2cAddress == 0x68)
+        #expect(c.sensors.mount == BoardMount("rotate-90"))
+        #expect(c.exhibits.order == [.gridBlock, .tiltBox])
+        #expect(c.exhibits.locked == .tiltBox)
+        #expect(c.exhibits.idleSeconds == 45)
+        #expect(c.exhibits.motionCubeShapeCap == 12)
+        #expect(c.logging.level == .debug)
+    }
+
+    @Test func unknownKeySuggestsNearest() {
+        do {
+            _ = try KioskConfiguration.parse("[display]\nrotaton = \"90\"\n", file: "/etc/motionkiosk/config.toml")
+            Issue.record("unknown key accepted")
+        } catch {
+            #expect(error.errors.count == 1)
+            #expect(error.description == "/etc/motionkiosk/config.toml:2: display.rotaton: unknown key; did you mean 'display.rotation'?")
+        }
+    }
+
+    @Test func unknownTableSuggestsNearest() {
+        do {
+            _ = try KioskConfiguration.parse("[sensor]\nsource = \"iio\"\n", file: "c.toml")
+            Issue.record("unknown table accepted")
+        } catch {
+            #expect(error.errors.map(\.description) == ["c.toml:1: unknown table [sensor]; did you mean [sensors]?"])
+        }
+    }
+
+    @Test func everyProblemIsReportedWithLineAndKey() {
+        do {
+            _ = try KioskConfiguration.parse("""
+            [display]
+            rotation = "45"
+            max_fps = 0
+            format = "rgb656"
+            [sensors]
+            i2c_address = 0x03
+            mount = [[0, 0, 0], [0, 1, 0], [0, 0, 1]]
+            shake_threshold = "high"
+            [exhibits]
+            order = ["motion-cube", "tilt-box"]
+            locked = "grid-block"
+            [logging]
+            level = "verbose"
+            """, file: "c.toml")
+            Issue.record("bad file accepted")
+        } catch {
+            let lines = error.errors.map(\.description)
+            guard lines.count == 8 else { Issue.record("\(lines)"); return }
+            #expect(lines[0].hasPrefix("c.toml:2: display.rotation: '45' is not one of auto, 0, 90, 180, 270"))
+            #expect(lines[1] == "c.toml:3: display.max_fps: 0 is out of range 1…240")
+            #expect(lines[2].hasSuffix("did you mean 'rgb565'?"))
+            #expect(lines[3] == "c.toml:6: sensors.i2c_address: 0x03 is a reserved I2C address")
+            #expect(lines[4].contains("singular"))
+            #expect(lines[5] == "c.toml:8: sensors.shake_threshold: expected a number, found a string")
+            #expect(lines[6] == "c.toml:13: logging.level: 'verbose' is not one of debug, info, warning, error")
+            #expect(lines[7] == "c.toml:11: exhibits.locked: 'grid-block' is locked but not in exhibits.order")
+        }
+    }
+
+    @Test func exhibitListChecks() {
+        for (text, message) in [("order = [\"motion-cube\", \"motion-cube\"]", "'motion-cube' is listed twice"),
+                                 ("order = []", "the launcher needs at least one exhibit"),
+                                 ("order = [\"newton\"]", "'newton' is not one of")] {
+            do { _ = try KioskConfiguration.parse("[exhibits]\n" + text + "\n", file: "c.toml"); Issue.record("accepted \(text)") } catch {
+                #expect(error.errors.count == 1)
+                #expect(error.errors.first?.line == 2)
+                #expect(error.errors.first?.message.hasPrefix(message) == true, "\(error)")
+            }
+        }
+    }
+
+    @Test func syntaxErrorNamesFile() {
+        #expect(throws: ConfigErrors.self) { try KioskConfiguration.parse("[display\n", file: "x.toml") }
+        do { _ = try KioskConfiguration.parse("\n[display\n", file: "x.toml") } catch {
+            #expect(error.description == "x.toml:2: expected ']' to close the table header")
+        }
+    }
+
+    @Test func editDistance() {
+        #expect(ConfigSchema.editDistance("rotaton", "rotation") == 1)
+        #expect(ConfigSchema.editDistance("", "abc") == 3)
+        #expect(ConfigSchema.nearest("zzzzzzzz", in: ["rotation", "format"]) == nil)
+    }
+}
+
+@Suite struct ShippedConfigTests {
+    /// The conffile the Debian package installs must be exactly what the schema documents.
+    @Test func boardDefaultConfigIsInSync() throws {
+        let repo = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let path = "/" + repo + "/board/config/config.toml"
+        var bytes: [UInt8] = []
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0, "cannot open \(path)")
+        defer { close(fd) }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == KioskConfiguration.defaultFileText,
+                "regenerate with: swift run motionkiosk default-config > board/config/config.toml")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import Geometry
+@testable import Sensors
+
+/// A polled source whose reads are counted; goes away after `lifetime` reads.
+final class CountingSource: AccelerationSource, @unchecked Sendable {
+    let name = "counting"
+    let cadence = SampleCadence.poll(1_000)
+    let lock = NSLock()
+    var reads = 0
+    var closed = false
+    let lifetime: Int
+    init(lifetime: Int = .max) { self.lifetime = lifetime }
+    func read(now: Microseconds, into samples: inout [AccelerationSample]) throws(SensorReadError) {
+        lock.lock(); reads += 1; let n = reads; lock.unlock()
+        if n > lifetime { throw .gone("unplugged") }
+        if n % 10 == 0 { throw .failed("EIO") }
+        samples.append(AccelerationSample(time: now, vector: Vec3(Double(n), 0, 0)))
+    }
+    func close() { lock.lock(); closed = true; lock.unlock() }
+    var readCount: Int { lock.lock(); defer { lock.unlock() }; return reads }
+}
+
+@Sendable func monotonicMicroseconds() -> Microseconds {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Microseconds(ts.tv_sec) * 1_000_000 + Microseconds(ts.tv_nsec) / 1000
+}
+
+@Suite struct BackgroundPollingTests {
+    /// Drains until `enough` says so or ~5 s passed (a wait, not a timing assertion).
+    func drain(_ s: BackgroundPolledSource, until enough: ([AccelerationSample], [SensorReadError]) -> Bool)
+        -> ([AccelerationSample], [SensorReadError]) {
+        var samples: [AccelerationSample] = [], errors: [SensorReadError] = []
+        for _ in 0..<500 {
+            do { try s.read(now: 0, into: &samples) } catch { errors.append(error) }
+            if enough(samples, errors) { break }
+            usleep(10_000)
+        }
+        return (samples, errors)
+    }
+
+    @Test func samplesArriveInOrderAndCloseStopsTheThread() {
+        let inner = CountingSource()
+        let source = BackgroundPolledSource(inner, now: monotonicMicroseconds)
+        #expect(source.cadence == .poll(1_000))
+        let (samples, errors) = drain(source) { s, _ in s.count >= 30 }
+        #expect(samples.count >= 30)
+        let values = samples.map(\.vector.x)
+        #expect(values == values.sorted())
+        #expect(!values.contains { Int($0) % 10 == 0 })  // failed reads gave no sample…
+        #expect(!errors.isEmpty)                          // …but were reported
+        #expect(errors.allSatisfy { if case .failed = $0 { return true } else { return false } })
+        source.close()
+        #expect(inner.closed)
+        let after = inner.readCount
+        usleep(20_000)
+        #expect(inner.readCount == after)
+    }
+
+    @Test func goneEndsTheThreadAndSurfaces() {
+        let inner = CountingSource(lifetime: 5)
+        let source = BackgroundPolledSource(inner, now: monotonicMicroseconds)
+        let (samples, errors) = drain(source) { _, e in e.contains { if case .gone = $0 { return true } else { return false } } }
+        #expect(samples.count == 5)
+        #expect(errors.last == .gone("unplugged"))
+        source.close()
+        #expect(inner.readCount == 6)
+    }
+
+    @Test func supervisorUsesTheReaderThreadAndSurvivesUnplug() {
+        let tree = TempTree()
+        var config = configuration(tree)
+        config.backgroundPollingClock = monotonicMicroseconds
+        tree.addLIS3DH(raw: (0, 0, 1000))
+        let clock = VirtualClock(start: 0)
+        let lines = LogLines()
+        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: lines.log(clock: clock))
+        #expect(sensors.accelerometer is BackgroundPolledSource)
+        var got = 0
+        for _ in 0..<500 where got == 0 {
+            got += sensors.service().samples.count
+            clock.advance(by: 20_000)
+            usleep(5_000)
+        }
+        #expect(got > 0)
+        #expect(near(sensors.gravity, Vec3(0, 0, 1000 * lis3dhKernelScale), 1e-12))
+        tree.remove("sys/iio:device0")
+        for _ in 0..<500 where !sensors.isFallingBack {
+            sensors.service()
+            clock.advance(by: 20_000)
+            usleep(5_000)
+        }
+        #expect(sensors.isFallingBack)
+        #expect(lines.lines.filter { $0.contains("went away") }.count == 1)
+        sensors.close()
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import Geometry
+import Syscalls
+@testable import Sensors
+
+/// A temporary folder holding a fake sysfs / dev tree; removed when released.
+final class TempTree {
+    let root: String
+    init() {
+        var template = Array((NSTemporaryDirectory() + "/motionkiosk-sensors-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    func path(_ relative: String) -> String { root + "/" + relative }
+
+    func write(_ relative: String, _ text: String) {
+        let full = path(relative)
+        try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
+        try! text.write(toFile: full, atomically: false, encoding: .utf8)
+    }
+    func writeBytes(_ relative: String, _ bytes: [UInt8]) {
+        let full = path(relative)
+        try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: full, contents: Data(bytes))
+    }
+    func append(_ relative: String, _ bytes: [UInt8]) {
+        let h = FileHandle(forWritingAtPath: path(relative))!
+        h.seekToEndOfFile()
+        h.write(Data(bytes))
+        h.closeFile()
+    }
+    func read(_ relative: String) -> String? {
+        (try? String(contentsOfFile: path(relative), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    func remove(_ relative: String) { try? FileManager.default.removeItem(atPath: path(relative)) }
+    func mkdir(_ relative: String) {
+        try! FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+    }
+
+    /// An IIO accelerometer laid out as the kernel's st_accel driver lays out a LIS3DH:
+    /// per-axis scale (info_mask_separate) printed as INT_PLUS_MICRO, a device-wide
+    /// mount_matrix (IIO_SHARED_BY_ALL), the lis3dh ODR list; `buffered` adds
+    /// scan_elements (le:s12/16>>4, soft timestamp at index 3), buffer/ and, when the chip
+    /// has an IRQ, a trigger.
+    func addLIS3DH(id: String = "iio:device0", raw: (Int, Int, Int), buffered: Bool = false, withTrigger: Bool = true) {
+        let d = "sys/\(id)/"
+        write(d + "name", "lis3dh\n")
+        write(d + "in_accel_x_raw", "\(raw.0)\n")
+        write(d + "in_accel_y_raw", "\(raw.1)\n")
+        write(d + "in_accel_z_raw", "\(raw.2)\n")
+        for axis in ["x", "y", "z"] { write(d + "in_accel_\(axis)_scale", "0.009806\n") }
+        write(d + "in_accel_scale_available", "0.009806 0.019613 0.039226 0.117680\n")
+        write(d + "mount_matrix", "1, 0, 0; 0, 1, 0; 0, 0, 1\n")
+        write(d + "sampling_frequency", "1\n")
+        write(d + "sampling_frequency_available", "1 10 25 50 100 200 400 1600 \n")
+        if buffered {
+            for (i, axis) in ["x", "y", "z"].enumerated() {
+                write(d + "scan_elements/in_accel_\(axis)_en", "0\n")
+                write(d + "scan_elements/in_accel_\(axis)_index", "\(i)\n")
+                write(d + "scan_elements/in_accel_\(axis)_type", "le:s12/16>>4\n")
+            }
+            write(d + "scan_elements/in_timestamp_en", "0\n")
+            write(d + "scan_elements/in_timestamp_index", "3\n")
+            write(d + "scan_elements/in_timestamp_type", "le:s64/64>>0\n")
+            write(d + "buffer/enable", "0\n")
+            write(d + "buffer/length", "2\n")
+            write(d + "trigger/current_trigger", "\n")
+            write(d + "current_timestamp_clock", "realtime\n")
+            if withTrigger { write("sys/trigger0/name", "lis3dh-trigger\n") }
+            writeBytes("dev/\(id)", [])
+        }
+    }
+}
+
+/// One chip on a fake bus: 256 registers and how its address pointer behaves.
+final class RegisterMapChip {
+    enum AutoIncrement {
+        /// i2c-stub: a block read always walks consecutive registers from the command byte.
+        case always
+        /// ST parts (LIS3DH): the sub-address MSB asks for auto-increment; the register is
+        /// the low 7 bits.
+        case msbOfSubAddress
+    }
+    var registers = [UInt8](repeating: 0, count: 256)
+    var autoIncrement: AutoIncrement
+    var writes: [(UInt8, UInt8)] = []
+    /// errno every transfer fails with while set (EIO for a flaky wire).
+    var failing: Int32?
+
+    init(autoIncrement: AutoIncrement = .always) { self.autoIncrement = autoIncrement }
+
+    func register(for command: UInt8) -> Int {
+        autoIncrement == .msbOfSubAddress ? Int(command & 0x7F) : Int(command)
+    }
+
+    static func lis3dh(counts: (Int16, Int16, Int16), stub: Bool) -> RegisterMapChip {
+        let c = RegisterMapChip(autoIncrement: stub ? .always : .msbOfSubAddress)
+        // 12-bit values left-justified in 16 bits.
+        let words = [counts.0, counts.1, counts.2].map { UInt16(bitPattern: $0 << 4) }
+        // As the virtual board preloads i2c-stub for the kernel driver: reg|0x80.
+        let base = stub ? 0xA8 : 0x28
+        c.registers[stub ? 0x8F : 0x0F] = 0x33
+        for (i, w) in words.enumerated() {
+            c.registers[base + 2 * i] = UInt8(w & 0xFF)
+            c.registers[base + 2 * i + 1] = UInt8(w >> 8)
+        }
+        return c
+    }
+    static func adxl345(counts: (Int16, Int16, Int16)) -> RegisterMapChip {
+        let c = RegisterMapChip()
+        c.registers[0x00] = 0xE5
+        for (i, v) in [counts.0, counts.1, counts.2].enumerated() {
+            let w = UInt16(bitPattern: v)
+            c.registers[0x32 + 2 * i] = UInt8(w & 0xFF)
+            c.registers[0x33 + 2 * i] = UInt8(w >> 8)
+        }
+        return c
+    }
+    static func mpu6050(counts: (Int16, Int16, Int16)) -> RegisterMapChip {
+        let c = RegisterMapChip()
+        c.registers[0x75] = 0x68
+        c.registers[0x6B] = 0x40  // SLEEP set at power-on
+        for (i, v) in [counts.0, counts.1, counts.2].enumerated() {
+            let w = UInt16(bitPattern: v)
+            c.registers[0x3B + 2 * i] = UInt8(w >> 8)
+            c.registers[0x3C + 2 * i] = UInt8(w & 0xFF)
+        }
+        return c
+    }
+}
+
+/// A SystemCalls that is the real kernel for files (fake sysfs trees in temp folders), plus:
+/// fake /dev/i2c-N buses answering I2C_SLAVE / I2C_SMBUS ioctls from register maps (the
+/// LinuxI2CBus code runs unchanged above it), and injected errno for chosen paths.
+final class TestSystem: SystemCalls, @unchecked Sendable {
+    let real = LinuxSystem()
+    /// bus path → address → chip
+    var buses: [String: [UInt8: RegisterMapChip]] = [:]
+    /// bus path → addresses a kernel driver owns (I2C_SLAVE answers EBUSY)
+    var boundAddresses: [String: Set<UInt8>] = [:]
+    /// path → errno for open/read of that path (and reads of fds opened on it)
+    var faults: [String: Int32] = [:]
+    var smbusTransfers = 0
+
+    private var fakeFDs: [Int32: (bus: String, address: UInt8?)] = [:]
+    private var nextFakeFD: Int32 = 10_000
+    private var fdPaths: [Int32: String] = [:]
+
+    func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
+        if let e = faults[path] { throw SystemError(errno: e, attempt: "open \(path)") }
+        if buses[path] != nil {
+            nextFakeFD += 1
+            fakeFDs[nextFakeFD] = (path, nil)
+            return nextFakeFD
+        }
+        let fd = try real.open(path, flags: flags, mode: mode)
+        fdPaths[fd] = path
+        return fd
+    }
+    func close(_ fd: Int32) {
+        if fakeFDs.removeValue(forKey: fd) != nil { return }
+        fdPaths[fd] = nil
+        real.close(fd)
+    }
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        if let p = fdPaths[fd], let e = faults[p] { throw SystemError(errno: e, attempt: "read \(p)") }
+        return try real.read(fd, into: buffer)
+    }
+    func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        try real.write(fd, from: buffer)
+    }
+    func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 {
+        guard var state = fakeFDs[fd] else { return try real.ioctl(fd, request, arg, what: what) }
+        switch request {
+        case I2CDevNumbers.I2C_SLAVE:
+            let address = UInt8(UInt(bitPattern: arg))
+            if boundAddresses[state.bus]?.contains(address) == true { throw SystemError(errno: EBUSY, attempt: what) }
+            state.address = address
+            fakeFDs[fd] = state
+            return 0
+        case I2CDevNumbers.I2C_SMBUS:
+            smbusTransfers += 1
+            guard let address = state.address, let chip = buses[state.bus]?[address] else {
+                throw SystemError(errno: ENXIO, attempt: what)
+            }
+            if let e = chip.failing { throw SystemError(errno: e, attempt: what) }
+            // Decode struct i2c_smbus_ioctl_data by the kernel's offsets, not by our struct.
+            let raw = arg!
+            let readWrite = raw.load(fromByteOffset: 0, as: UInt8.self)
+            let command = raw.load(fromByteOffset: 1, as: UInt8.self)
+            let size = raw.load(fromByteOffset: 4, as: UInt32.self)
+            let data = raw.load(fromByteOffset: 8, as: UnsafeMutablePointer<UInt8>.self)
+            switch (readWrite, size) {
+            case (1, 2):
+                data[0] = chip.registers[chip.register(for: command)]
+            case (0, 2):
+                chip.registers[chip.register(for: command)] = data[0]
+                chip.writes.append((command, data[0]))
+            case (1, 8):
+                let count = Int(data[0])
+                let start = chip.register(for: command)
+                let walks = chip.autoIncrement == .always || command & 0x80 != 0
+                for i in 0..<count { data[1 + i] = chip.registers[(walks ? start + i : start) & 0xFF] }
+            default:
+                throw SystemError(errno: EOPNOTSUPP, attempt: what)
+            }
+            return 0
+        default:
+            throw SystemError(errno: ENOTTY, attempt: what)
+        }
+    }
+    func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
+        try real.mmap(length: length, protection: protection, flags: flags, fd: fd, offset: offset)
+    }
+    func munmap(_ address: UnsafeMutableRawPointer, length: Int) { real.munmap(address, length: length) }
+    func readSmallFile(_ path: String) throws(SystemError) -> String? {
+        if let e = faults[path] { throw SystemError(errno: e, attempt: "read \(path)") }
+        return try real.readSmallFile(path)
+    }
+    /// Truncates, unlike a sysfs write (which needs no truncation): regular files stand in here.
+    func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {
+        if let e = faults[path] { throw SystemError(errno: e, attempt: "write \(path)") }
+        guard real.fileExists(path) else { throw SystemError(errno: ENOENT, attempt: "open \(path) for writing") }
+        do { try text.write(toFile: path, atomically: false, encoding: .utf8) } catch {
+            throw SystemError(errno: EIO, attempt: "write \(path)")
+        }
+    }
+    func listDirectory(_ path: String) -> [String] { real.listDirectory(path) }
+    func fileExists(_ path: String) -> Bool { real.fileExists(path) }
+}
+
+/// Lines a log said, for assertions.
+final class LogLines {
+    var lines: [String] = []
+    func log(clock: Clock, interval: Microseconds = 5_000_000) -> RateLimitedLog {
+        RateLimitedLog(clock: clock, interval: interval, sink: { self.lines.append($0) })
+    }
+}
+
+func near(_ a: Vec3, _ b: Vec3, _ tolerance: Double = 1e-9) -> Bool { (a - b).length <= tolerance }
+func near(_ a: Vec2, _ b: Vec2, _ tolerance: Double = 1e-9) -> Bool { (a - b).length <= tolerance }
+
+/// A configuration pointing at a temp tree: sysfs at root/sys, /dev at root/dev.
+func configuration(_ tree: TempTree) -> MotionSensorConfiguration {
+    var c = MotionSensorConfiguration()
+    c.iioPaths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
+    c.i2cDevRoot = tree.path("dev")
+    tree.mkdir("sys")
+    tree.mkdir("dev")
+    return c
+}
+
+/// Little-endian bytes of one LIS3DH-style buffered scan: three le:s12/16>>4 channels and a
+/// 64-bit timestamp at offset 8.
+func lis3dhScan(_ x: Int16, _ y: Int16, _ z: Int16, timestampNanoseconds: Int64) -> [UInt8] {
+    var b: [UInt8] = []
+    for v in [x, y, z] {
+        let w = UInt16(bitPattern: v << 4) | 0x000A  // low nibble: garbage the shift drops
+        b += [UInt8(w & 0xFF), UInt8(w >> 8)]
+    }
+    b += [0, 0]  // pad to the timestamp's 8-byte alignment
+    let t = UInt64(bitPattern: timestampNanoseconds)
+    for i in 0..<8 { b.append(UInt8((t >> (8 * UInt64(i))) & 0xFF)) }
+    return b
+}
+
+/// The kernel's LIS3DH scale at ±2 g as sysfs prints it (IIO_VAL_INT_PLUS_MICRO).
+let lis3dhKernelScale = 0.009806
