@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import Geometry
 import Platform
+import Sensors
 import Syscalls
 
 struct Devices: ParsableCommand {
@@ -77,8 +78,9 @@ struct Devices: ParsableCommand {
         }
 
         print("Sensors:")
-        // SENSORS: the sensors module's device listing goes here (one line per accelerometer /
-        // barometer found, same indentation), once that module exposes it.
-        print("  (listed once the sensors module is merged)")
+        // Default sensor settings: what the kiosk would find without a config file.
+        for line in MotionSensors.deviceLines(configuration: MotionSensorConfiguration(), clock: MonotonicClock()) {
+            print("  \(line)")
+        }
     }
 }
