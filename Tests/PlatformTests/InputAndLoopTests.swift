@@ -161,3 +161,69 @@ final class FakeEvents: EventCalls {
         #expect(got == [15])
     }
 }
+
+@Suite struct HotplugWaitTests {
+    /// A udev monitor whose fd is readable while events are queued.
+    final class FakeMonitor: UdevMonitoring {
+        let fd: Int32 = 55
+        let events: FakeEvents
+        var queued: [UdevDevice] = []
+        init(events: FakeEvents) { self.events = events }
+        func push(_ d: UdevDevice) { queued.append(d); events.ready.insert(fd) }
+        func receive() -> UdevDevice? {
+            if queued.isEmpty { events.ready.remove(fd); return nil }
+            return queued.removeFirst()
+        }
+    }
+    final class FakeUdev: UdevCalls {
+        let monitor: FakeMonitor
+        init(events: FakeEvents) { monitor = FakeMonitor(events: events) }
+        func devices(subsystem: String) -> [UdevDevice] { [] }
+        func monitor(subsystems: [String]) throws(SystemError) -> any UdevMonitoring { monitor }
+    }
+
+    @Test func startsOnceADisplayIsConnected() throws {
+        let events = FakeEvents(), udev = FakeUdev(events: events), loop = try EventLoop(events: events)
+        let system = FakeSystem()
+        system.directories["/dev/dri"] = ["card0"]
+        let drm = FakeDRM(card: Cards.twoConnectors(dsiConnected: false))
+        var attempts = 0
+        var shown: DumbBufferDisplay?
+        let wait = try DRMHotplugWait(
+            udev: udev, loop: loop,
+            open: { () throws(DisplaySetupError) -> DumbBufferDisplay in
+                attempts += 1
+                return try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())
+            },
+            ready: { shown = $0; loop.stop() },
+            failed: { Issue.record("gave up: \($0)"); loop.stop() })
+        let change = UdevDevice(syspath: "/sys/card0", sysname: "card0", subsystem: "drm", devnode: "/dev/dri/card0",
+                                action: "change", properties: ["HOTPLUG": "1"])
+        // A uevent while nothing is connected: keep waiting. Then the panel is plugged in.
+        udev.monitor.push(change)
+        let plug = try loop.addTimer {
+            drm.card = Cards.twoConnectors()
+            udev.monitor.push(change)
+        }
+        try plug.arm(after: 1_000)
+        try loop.run()
+        _ = wait
+        #expect(attempts == 2)
+        #expect(shown?.choice.connector.name == "DSI-1")
+        #expect(events.watched[55] == nil)     // no longer listening
+    }
+
+    @Test func givesUpOnErrorsAHotplugCannotFix() throws {
+        let events = FakeEvents(), udev = FakeUdev(events: events), loop = try EventLoop(events: events)
+        var failure: DisplaySetupError?
+        let wait = try DRMHotplugWait(
+            udev: udev, loop: loop,
+            open: { () throws(DisplaySetupError) -> DumbBufferDisplay in throw .notMaster(card: "/dev/dri/card0") },
+            ready: { _ in Issue.record("opened") },
+            failed: { failure = $0; loop.stop() })
+        udev.monitor.push(UdevDevice(syspath: "/sys/card0", sysname: "card0", subsystem: "drm", devnode: nil, action: "change"))
+        try loop.run()
+        _ = wait
+        #expect(failure == .notMaster(card: "/dev/dri/card0"))
+    }
+}
