@@ -43,7 +43,7 @@ public func openDRMDisplay(config: DRMDisplayConfiguration, system: any SystemCa
                 do { try drm.setMaster(fd: fd) } catch { throw DisplaySetupError.notMaster(card: path) }
             }
             return try DumbBufferDisplay(system: system, drm: drm, clock: clock, fd: fd, card: card, choice: choice,
-                                         format: config.format, bufferCount: config.bufferCount)
+                                         format: config.format, bufferCount: config.bufferCount, allowAtomic: config.allowAtomic)
         } catch {
             system.close(fd)
             errors.append(error)

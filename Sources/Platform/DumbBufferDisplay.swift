@@ -43,7 +43,7 @@ public final class DumbBufferDisplay: Display {
 
     /// Takes ownership of `fd` (an open DRM card whose master we are).
     public init(system: any SystemCalls, drm: any DRMCalls, clock: any Clock, fd: Int32, card: DRMCard,
-                choice: DRMOutputChoice, format: PixelFormat, bufferCount: Int) throws(DisplaySetupError) {
+                choice: DRMOutputChoice, format: PixelFormat, bufferCount: Int, allowAtomic: Bool = true) throws(DisplaySetupError) {
         self.system = system; self.drm = drm; self.clock = clock; self.fd = fd
         self.cardPath = card.path; self.choice = choice; self.format = format
         screen = choice.screen
@@ -77,7 +77,9 @@ public final class DumbBufferDisplay: Display {
             releaseBuffers()
             throw DisplaySetupError.modesetting(error, card: card.path)
         }
-        if card.supportsAtomic, choice.plane != nil {
+        if !allowAtomic {
+            notes.append("atomic modesetting switched off; using SetCrtc and PageFlip")
+        } else if card.supportsAtomic, choice.plane != nil {
             do {
                 modeBlob = try drm.createModeBlob(fd: fd, mode: choice.mode)
                 if let request = modesetRequest(framebuffer: scanouts[0].framebufferId) {

@@ -35,11 +35,15 @@ public struct DRMDisplayConfiguration: Sendable {
     public var format: PixelFormat
     /// Dumb buffers to cycle through: 2 or 3.
     public var bufferCount: Int
+    /// Use atomic commits where the driver has them; false forces SetCrtc + PageFlip.
+    public var allowAtomic: Bool
 
     public init(cardPath: String? = nil, connectorName: String? = nil, mode: String? = nil,
-                orientation: OrientationSetting = .auto, format: PixelFormat = .xrgb8888, bufferCount: Int = 2) {
+                orientation: OrientationSetting = .auto, format: PixelFormat = .xrgb8888, bufferCount: Int = 2,
+                allowAtomic: Bool = true) {
         self.cardPath = cardPath; self.connectorName = connectorName; self.mode = mode
         self.orientation = orientation; self.format = format; self.bufferCount = bufferCount
+        self.allowAtomic = allowAtomic
     }
 }
 

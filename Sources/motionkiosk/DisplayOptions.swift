@@ -42,6 +42,9 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "Scanout buffers: 2 or 3.")
     var buffers: Int = 2
 
+    @Flag(help: "Use legacy SetCrtc + PageFlip even where the driver offers atomic commits.")
+    var legacyModeset = false
+
     @Option(help: "libinput seat.")
     var seat: String = "seat0"
 
@@ -56,7 +59,8 @@ struct DisplayOptions: ParsableArguments {
     var drmConfiguration: DRMDisplayConfiguration {
         DRMDisplayConfiguration(cardPath: card, connectorName: connector, mode: mode,
                                 orientation: OrientationSetting(rotation) ?? .auto,
-                                format: PixelFormat(rawValue: format) ?? .xrgb8888, bufferCount: buffers)
+                                format: PixelFormat(rawValue: format) ?? .xrgb8888, bufferCount: buffers,
+                                allowAtomic: !legacyModeset)
     }
 }
 

@@ -180,7 +180,7 @@ def run_guest(args, out, share):
         if os.path.exists(os.path.join(out, name)):
             os.unlink(os.path.join(out, name))
     w, h = args.panel
-    append = f"console=ttyS0 quiet panic=-1 mk.measure={1 if args.measure else 0}"
+    append = f"console=ttyS0 quiet panic=-1 mk.measure={1 if args.measure else 0} mk.legacy={1 if args.legacy else 0}"
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", "2", "-m", "1024",
            "-kernel", args.kernel, "-initrd", args.initrd, "-append", append,
            "-display", "none", "-no-reboot", "-vga", "none",
@@ -244,6 +244,13 @@ def run_guest(args, out, share):
                 monitor(f"screendump {path}")
                 shots.append(name)
                 ctl.sendall(b"OK\n")
+            elif line == "INPUT bench":
+                # Arrow keys tilt; the mouse is one finger (left button down = touching).
+                for command in ("sendkey left", "sendkey up", "mouse_move 20 10", "mouse_button 1",
+                                "mouse_move 30 0", "mouse_move 30 0", "mouse_button 0"):
+                    monitor(command)
+                    time.sleep(0.2)
+                ctl.sendall(b"OK\n")
             elif line == "DONE":
                 done = True
     try:
@@ -262,6 +269,7 @@ def main():
     p.add_argument("--rotation", type=int, required=True, help="the rotation the app must choose for this panel")
     p.add_argument("--out", required=True)
     p.add_argument("--measure", action="store_true")
+    p.add_argument("--legacy", action="store_true", help="make the app use SetCrtc + PageFlip")
     p.add_argument("--timeout", type=float, default=300)
     args = p.parse_args()
 
@@ -329,6 +337,18 @@ def main():
         c.check(after != screen, "after SIGTERM the scanout no longer shows the pattern (the console is back)")
     except (OSError, ValueError) as e:
         c.check(False, f"screendump after SIGTERM: {e}")
+
+    # Modesetting path, keyboard and mouse, the devices listing.
+    mode = "legacy modesetting" if args.legacy else "atomic modesetting"
+    c.check(mode in log, f"the app used {mode}")
+    c.check("key tiltLeft" in log and "key tiltUp" in log, "arrow keys from the PS/2 keyboard reached the app as tilt keys")
+    mouse = [e for f in touch_lines(log) for e in f if e[1] == 1000000]
+    c.check([e[0] for e in mouse][:1] == ["down"] and "up" in [e[0] for e in mouse] and "motion" in [e[0] for e in mouse],
+            f"the PS/2 mouse acted as one finger ({' '.join(e[0] for e in mouse) or 'nothing'})")
+    devices = text("devices.txt")
+    c.check(f"would use: Virtual-1 {w}x{h}" in devices and "Virtual-1: connected" in devices,
+            "motionkiosk devices lists the connected Virtual-1 and would use it")
+    c.check("keyboard" in devices, "motionkiosk devices lists the keyboard")
 
     # Figures.
     m = re.search(r"frame on screen, ([\d.]+) ms after main(?:, ([\d.]+) ms after process start)?", log)

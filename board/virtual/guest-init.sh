@@ -20,12 +20,16 @@ finish() {
     poweroff -f
 }
 
-for m in virtio_pci virtio_gpu evdev uinput 9pnet_virtio 9p; do modprobe $m || step "modprobe $m failed"; done
+for m in virtio_pci virtio_gpu evdev uinput psmouse 9pnet_virtio 9p; do modprobe $m || step "modprobe $m failed"; done
 mount -t 9p -o trans=virtio,version=9p2000.L host /host || { echo "board: no 9p share"; poweroff -f; }
 
 MEASURE=0
+PATTERN_ARGS=""
 for arg in $(cat /proc/cmdline); do
-    case $arg in mk.measure=1) MEASURE=1 ;; esac
+    case $arg in
+        mk.measure=1) MEASURE=1 ;;
+        mk.legacy=1) PATTERN_ARGS="--legacy-modeset" ;;
+    esac
 done
 
 # The serial control channel: lines, no echo, kept open (input that arrives while the
@@ -36,6 +40,16 @@ shot() {
     echo "SHOT $1" >&3
     read -r reply <&3
     step "screendump $1: $reply"
+}
+# The host types on the emulated PS/2 keyboard and moves the PS/2 mouse.
+bench_input() {
+    echo "INPUT bench" >&3
+    read -r reply <&3
+    step "keyboard and mouse: $reply"
+}
+waitlog() {
+    echo "waitfor /tmp/app.log $1 $2" > /tmp/wait.txt
+    guest-touch /tmp/wait.txt || step "gave up waiting for '$2' in the app log"
 }
 
 step "udevd"
@@ -49,7 +63,7 @@ echo "kdmode before: $(guest-touch kdmode)" > /tmp/kdmode.txt
 motionkiosk devices > /tmp/devices.txt 2>&1
 
 step "starting motionkiosk pattern"
-motionkiosk pattern --frame-file /tmp/frame.ppm > /tmp/app.log 2>&1 &
+motionkiosk pattern $PATTERN_ARGS --frame-file /tmp/frame.ppm > /tmp/app.log 2>&1 &
 APP=$!
 i=0
 until grep -q "frame on screen" /tmp/app.log; do
@@ -76,6 +90,10 @@ step "touch: re-plug and tap"
 guest-touch /host/touch2.txt || step "guest-touch touch2 failed"
 
 if kill -0 $APP 2>/dev/null; then echo "alive after replug" > /tmp/alive.txt; fi
+step "keyboard and mouse"
+bench_input
+waitlog 1 "key tiltUp"
+waitlog 1 "touch up id=1000000"
 step "SIGTERM"
 kill -TERM $APP
 wait $APP
