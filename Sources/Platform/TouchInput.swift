@@ -1,21 +1,21 @@
 import Geometry
 import Syscalls
 
-public enum TouchPhase: String, Sendable {
-    case down, motion, up, cancel
-}
-
 /// One finger's change, in portrait screen pixels (the gesture layer's space).
-public struct TouchEvent: Equatable, Sendable {
+public struct TouchChange: Equatable, Sendable {
+    public enum Phase: String, Sendable {
+        case down, motion, up, cancel
+    }
+
     /// Stable while the finger is down: libinput's seat slot, or `mouseTouchId` for a mouse.
     public var id: Int
-    public var phase: TouchPhase
+    public var phase: Phase
     public var point: Vec2
     /// Monotonic µs, from the kernel's event time.
     public var time: Microseconds
     public var device: Int
 
-    public init(id: Int, phase: TouchPhase, point: Vec2, time: Microseconds, device: Int) {
+    public init(id: Int, phase: Phase, point: Vec2, time: Microseconds, device: Int) {
         self.id = id; self.phase = phase; self.point = point; self.time = time; self.device = device
     }
 }
@@ -34,7 +34,7 @@ public struct KeyEvent: Equatable, Sendable {
 
 public enum InputEvent: Equatable, Sendable {
     /// The changes of one touch frame (libinput's TOUCH_FRAME), delivered together.
-    case touches([TouchEvent])
+    case touches([TouchChange])
     case key(KeyEvent)
     case deviceAdded(InputDeviceInfo)
     case deviceRemoved(device: Int)
@@ -50,9 +50,11 @@ public struct TouchTranslator: Sendable {
     public static let mouseTouchId = 1_000_000
 
     private var down: [Int: (device: Int, point: Vec2)] = [:]
-    private var frame: [TouchEvent] = []
+    private var frame: [TouchChange] = []
     private var cursor: Vec2
     private var mouseDevice: Int?
+    /// The latest event time seen: cancellations on unplug carry it (removal has no time).
+    private var lastTime: Microseconds = 0
 
     public init(screen: ScreenTransform) {
         self.screen = screen
@@ -63,6 +65,7 @@ public struct TouchTranslator: Sendable {
     public var activeTouchIds: [Int] { down.keys.sorted() }
 
     public mutating func translate(_ raw: RawInputEvent) -> [InputEvent] {
+        if let t = raw.time { lastTime = max(lastTime, Microseconds(t)) }
         switch raw {
         case .deviceAdded(let info):
             return [.deviceAdded(info)]
@@ -70,7 +73,7 @@ public struct TouchTranslator: Sendable {
             var out: [InputEvent] = []
             frame.removeAll { $0.device == device }
             let cancels = down.filter { $0.value.device == device }.sorted { $0.key < $1.key }.map {
-                TouchEvent(id: $0.key, phase: .cancel, point: $0.value.point, time: 0, device: device)
+                TouchChange(id: $0.key, phase: .cancel, point: $0.value.point, time: lastTime, device: device)
             }
             for c in cancels { down[c.id] = nil }
             if !cancels.isEmpty { out.append(.touches(cancels)) }
@@ -80,19 +83,19 @@ public struct TouchTranslator: Sendable {
         case .touchDown(let device, let slot, let x, let y, let time):
             let p = portrait(x, y)
             down[Int(slot)] = (device, p)
-            frame.append(TouchEvent(id: Int(slot), phase: .down, point: p, time: Microseconds(time), device: device))
+            frame.append(TouchChange(id: Int(slot), phase: .down, point: p, time: Microseconds(time), device: device))
             return []
         case .touchMotion(let device, let slot, let x, let y, let time):
             let p = portrait(x, y)
             guard down[Int(slot)] != nil else { return [] }
             down[Int(slot)] = (device, p)
-            frame.append(TouchEvent(id: Int(slot), phase: .motion, point: p, time: Microseconds(time), device: device))
+            frame.append(TouchChange(id: Int(slot), phase: .motion, point: p, time: Microseconds(time), device: device))
             return []
         case .touchUp(let device, let slot, let time), .touchCancel(let device, let slot, let time):
             guard let last = down.removeValue(forKey: Int(slot)) else { return [] }
-            let phase: TouchPhase
+            let phase: TouchChange.Phase
             if case .touchUp = raw { phase = .up } else { phase = .cancel }
-            frame.append(TouchEvent(id: Int(slot), phase: phase, point: last.point, time: Microseconds(time), device: device))
+            frame.append(TouchChange(id: Int(slot), phase: phase, point: last.point, time: Microseconds(time), device: device))
             return []
         case .touchFrame:
             if frame.isEmpty { return [] }
@@ -112,11 +115,11 @@ public struct TouchTranslator: Sendable {
             if pressed, down[id] == nil {
                 down[id] = (device, cursor)
                 mouseDevice = device
-                return [.touches([TouchEvent(id: id, phase: .down, point: cursor, time: Microseconds(time), device: device)])]
+                return [.touches([TouchChange(id: id, phase: .down, point: cursor, time: Microseconds(time), device: device)])]
             }
             if !pressed, down.removeValue(forKey: id) != nil {
                 mouseDevice = nil
-                return [.touches([TouchEvent(id: id, phase: .up, point: cursor, time: Microseconds(time), device: device)])]
+                return [.touches([TouchChange(id: id, phase: .up, point: cursor, time: Microseconds(time), device: device)])]
             }
             return []
         case .key(_, let code, let pressed, let time):
@@ -139,13 +142,26 @@ public struct TouchTranslator: Sendable {
         let id = Self.mouseTouchId
         guard down[id] != nil else { return [] }
         down[id] = (device, cursor)
-        return [.touches([TouchEvent(id: id, phase: .motion, point: cursor, time: Microseconds(time), device: device)])]
+        return [.touches([TouchChange(id: id, phase: .motion, point: cursor, time: Microseconds(time), device: device)])]
     }
 
     private func portrait(_ x: Double, _ y: Double) -> Vec2 { screen.portraitPoint(fromPanel: Vec2(x, y)) }
 
     private func clamp(_ p: Vec2) -> Vec2 {
         Vec2(min(max(p.x, 0), Double(screen.portraitWidth - 1)), min(max(p.y, 0), Double(screen.portraitHeight - 1)))
+    }
+}
+
+extension RawInputEvent {
+    /// The kernel's event time, µs (nil for device notifications).
+    var time: UInt64? {
+        switch self {
+        case .deviceAdded, .deviceRemoved: return nil
+        case .touchDown(_, _, _, _, let t), .touchMotion(_, _, _, _, let t), .touchUp(_, _, let t), .touchCancel(_, _, let t),
+             .touchFrame(_, let t), .pointerMotion(_, _, _, let t), .pointerAbsolute(_, _, _, let t),
+             .pointerButton(_, _, _, let t), .key(_, _, _, let t):
+            return t
+        }
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Geometry
+import Gestures
 import Platform
 import Raster
 import Syscalls
@@ -11,8 +12,9 @@ struct Pattern: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a test pattern: grid, corner markers, an arrow to the portrait top, colour bars, a dot under every finger.",
         discussion: """
-        Logs one line per touch change ("touch down id=0 x=240.0 y=400.0", portrait pixels) and \
-        "pattern: frame on screen" once the first frame has been flipped to the display. \
+        Logs one line per touch change ("touch down id=0 x=240.0 y=400.0", portrait pixels), the \
+        gestures the gesture layer recognises ("gesture tap x=… y=…", "gesture pinch ended scale=…"), \
+        and "pattern: frame on screen" once the first frame has been flipped to the display. \
         Leaves on Escape, SIGTERM, SIGINT or after --seconds, and gives the console back.
         """)
 
@@ -90,6 +92,8 @@ final class PatternSession {
     private var damage: [PixelRect] = []
     private var paceTimer: LoopTimer?
     private var firstFrameLogged = false
+    private let gestures = GestureEnvironment()
+    private var gestureTimer: LoopTimer?
 
     init(loop: EventLoop, clock: MonotonicClock, started: Microseconds, frameFile: String?, seat: String, input: Bool) {
         self.loop = loop; self.clock = clock; self.started = started; self.frameFile = frameFile
@@ -109,6 +113,11 @@ final class PatternSession {
 
         try loop.addReader(display.fd) { [unowned self] in self.flipEventsReady() }
         paceTimer = try loop.addTimer { [unowned self] in self.frameWanted() }
+        setUpGestures()
+        gestureTimer = try loop.addTimer { [unowned self] in
+            self.gestures.advance(to: self.clock.now)
+            self.armGestureTimer()
+        }
         if wantsInput {
             do {
                 let source = try LibInputSeat(seat: seat)
@@ -126,9 +135,37 @@ final class PatternSession {
         if let display { for note in display.notes { log("pattern: \(note)") } }
     }
 
+    /// A tap and a pinch anywhere on the screen, logged for the installer and the board test.
+    private func setUpGestures() {
+        gestures.add(TapGestureRecognizer { tap in
+            log("gesture tap x=\(fixed1(tap.location.x)) y=\(fixed1(tap.location.y))")
+        })
+        gestures.add(PinchGestureRecognizer { pinch in
+            guard pinch.state != .changed else { return }
+            log("gesture pinch \(pinch.state) scale=\(fixed2(pinch.scale)) x=\(fixed1(pinch.location.x)) y=\(fixed1(pinch.location.y))")
+        })
+    }
+
+    /// The gesture layer's next deadline (a lift confirmed, a tap that waited in vain) on the loop.
+    private func armGestureTimer() {
+        guard let due = gestures.nextDeadline else { gestureTimer?.disarm(); return }
+        try? gestureTimer?.arm(after: max(1, due - clock.now))
+    }
+
     private func handle(_ event: InputEvent) {
         switch event {
         case .touches(let touches):
+            gestures.handle(TouchFrame(touches.map { t in
+                let phase: Gestures.TouchPhase
+                switch t.phase {
+                case .down: phase = .down
+                case .motion: phase = .move
+                case .up: phase = .up
+                case .cancel: phase = .cancel
+                }
+                return Gestures.TouchEvent(slot: t.id, phase: phase, position: t.point, time: t.time, device: t.device)
+            }))
+            armGestureTimer()
             for t in touches {
                 log("touch \(t.phase.rawValue) id=\(t.id) x=\(fixed1(t.point.x)) y=\(fixed1(t.point.y))")
                 if let old = pattern.fingers[t.id] { damage.append(pattern.dotRect(old)) }
@@ -149,6 +186,8 @@ final class PatternSession {
             log("input added id=\(info.id) \(info.sysname) \"\(info.name)\" \(info.capabilities.map(\.rawValue).joined(separator: ","))\(info.isTouchscreen ? " touchscreen" : "")")
         case .deviceRemoved(let id):
             log("input removed id=\(id)")
+            gestures.deviceRemoved(id, at: clock.now)
+            armGestureTimer()
         }
     }
 
@@ -200,6 +239,13 @@ final class PatternSession {
         }
         log(line)
     }
+}
+
+func fixed2(_ v: Double) -> String {
+    let hundredths = Int((v * 100).rounded())
+    let sign = hundredths < 0 ? "-" : ""
+    let frac = abs(hundredths) % 100
+    return "\(sign)\(abs(hundredths) / 100).\(frac < 10 ? "0" : "")\(frac)"
 }
 
 func fixed1(_ v: Double) -> String {

@@ -29,13 +29,13 @@ import Syscalls
         #expect(t.translate(.touchDown(device: 1, slot: 0, x: 10, y: 20, time: 5)).isEmpty)
         #expect(t.translate(.touchDown(device: 1, slot: 1, x: 30, y: 40, time: 5)).isEmpty)
         #expect(t.translate(.touchFrame(device: 1, time: 5)) == [.touches([
-            TouchEvent(id: 0, phase: .down, point: Vec2(10, 20), time: 5, device: 1),
-            TouchEvent(id: 1, phase: .down, point: Vec2(30, 40), time: 5, device: 1)])])
+            TouchChange(id: 0, phase: .down, point: Vec2(10, 20), time: 5, device: 1),
+            TouchChange(id: 1, phase: .down, point: Vec2(30, 40), time: 5, device: 1)])])
         _ = t.translate(.touchMotion(device: 1, slot: 1, x: 35, y: 45, time: 6))
         _ = t.translate(.touchUp(device: 1, slot: 0, time: 6))
         #expect(t.translate(.touchFrame(device: 1, time: 6)) == [.touches([
-            TouchEvent(id: 1, phase: .motion, point: Vec2(35, 45), time: 6, device: 1),
-            TouchEvent(id: 0, phase: .up, point: Vec2(10, 20), time: 6, device: 1)])])
+            TouchChange(id: 1, phase: .motion, point: Vec2(35, 45), time: 6, device: 1),
+            TouchChange(id: 0, phase: .up, point: Vec2(10, 20), time: 6, device: 1)])])
         #expect(t.activeTouchIds == [1])
         // Motion or lift of a finger never put down is dropped.
         _ = t.translate(.touchUp(device: 1, slot: 5, time: 7))
@@ -48,12 +48,12 @@ import Syscalls
         _ = t.translate(.touchDown(device: 2, slot: 1, x: 50, y: 60, time: 5))
         _ = t.translate(.touchFrame(device: 1, time: 5))
         let out = t.translate(.deviceRemoved(device: 1))
-        #expect(out == [.touches([TouchEvent(id: 0, phase: .cancel, point: Vec2(10, 20), time: 0, device: 1)]), .deviceRemoved(device: 1)])
+        #expect(out == [.touches([TouchChange(id: 0, phase: .cancel, point: Vec2(10, 20), time: 5, device: 1)]), .deviceRemoved(device: 1)])
         #expect(t.activeTouchIds == [1])
         // A device plugged in afterwards works at once.
         _ = t.translate(.deviceAdded(InputDeviceInfo(id: 3, name: "new", sysname: "event9", capabilities: [.touch], isTouchscreen: true)))
         _ = t.translate(.touchDown(device: 3, slot: 0, x: 1, y: 2, time: 9))
-        #expect(t.translate(.touchFrame(device: 3, time: 9)) == [.touches([TouchEvent(id: 0, phase: .down, point: Vec2(1, 2), time: 9, device: 3)])])
+        #expect(t.translate(.touchFrame(device: 3, time: 9)) == [.touches([TouchChange(id: 0, phase: .down, point: Vec2(1, 2), time: 9, device: 3)])])
     }
 
     @Test func aMouseIsOneFinger() {
@@ -61,15 +61,15 @@ import Syscalls
         let id = TouchTranslator.mouseTouchId
         #expect(t.translate(.pointerMotion(device: 4, dx: 10, dy: -20, time: 1)).isEmpty)    // hovering: no touch
         #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: true, time: 2))
-                == [.touches([TouchEvent(id: id, phase: .down, point: Vec2(60, 80), time: 2, device: 4)])])
+                == [.touches([TouchChange(id: id, phase: .down, point: Vec2(60, 80), time: 2, device: 4)])])
         #expect(t.translate(.pointerMotion(device: 4, dx: 500, dy: 0, time: 3))
-                == [.touches([TouchEvent(id: id, phase: .motion, point: Vec2(99, 80), time: 3, device: 4)])])
+                == [.touches([TouchChange(id: id, phase: .motion, point: Vec2(99, 80), time: 3, device: 4)])])
         #expect(t.translate(.pointerButton(device: 4, button: 0x111, pressed: true, time: 4)).isEmpty)   // right button
         // An absolute pointer (a tablet) maps through the panel rotation like a touchscreen.
         #expect(t.translate(.pointerAbsolute(device: 4, x: 200, y: 30, time: 5))
-                == [.touches([TouchEvent(id: id, phase: .motion, point: Vec2(30, 0), time: 5, device: 4)])])
+                == [.touches([TouchChange(id: id, phase: .motion, point: Vec2(30, 0), time: 5, device: 4)])])
         #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: false, time: 6))
-                == [.touches([TouchEvent(id: id, phase: .up, point: Vec2(30, 0), time: 6, device: 4)])])
+                == [.touches([TouchChange(id: id, phase: .up, point: Vec2(30, 0), time: 6, device: 4)])])
     }
 
     @Test func arrowsTiltAndEscapeLeaves() {

@@ -173,6 +173,17 @@ def check_touches(c, plan, log_text):
     c.check("input removed" in log_text, "the app saw the touchscreen removed")
     tap2 = downs[4]
     c.check(near(tap2[2:], plan.tap2), f"tap after re-plug at {tap2[2]:.1f},{tap2[3]:.1f}, expected {plan.tap2}")
+    # The gesture layer recognised both taps and the pinch where they happened.
+    taps = [(float(x), float(y)) for x, y in re.findall(r"^gesture tap x=([\d.]+) y=([\d.]+)$", log_text, re.M)]
+    c.check(len(taps) == 2 and near(taps[0], plan.tap) and near(taps[1], plan.tap2),
+            f"gesture layer: taps at {taps}, expected {plan.tap} and {plan.tap2}")
+    pinches = re.findall(r"^gesture pinch (\w+) scale=([\d.]+) x=([\d.]+) y=([\d.]+)$", log_text, re.M)
+    ended = [p for p in pinches if p[0] == "ended"]
+    expected_scale = plan.pinch_to / plan.pinch_from
+    c.check(bool(ended) and abs(float(ended[0][1]) - expected_scale) < 0.05
+            and near((float(ended[0][2]), float(ended[0][3])), plan.pinch_centre),
+            f"gesture layer: pinch {' '.join(p[0] for p in pinches) or 'none'}, ended scale "
+            f"{ended[0][1] if ended else '-'} (expected {expected_scale:.2f}) around {plan.pinch_centre}")
 
 
 def run_guest(args, out, share):
