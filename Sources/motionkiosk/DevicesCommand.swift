@@ -7,6 +7,11 @@ import Platform
 import Sensors
 import Syscalls
 
+/// "XR24" for DRM_FORMAT_XRGB8888.
+func fourccName(_ code: UInt32) -> String {
+    String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }, as: UTF8.self)
+}
+
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List DRM cards, connectors and modes (and which would be chosen), and input devices with their capabilities.")
@@ -52,7 +57,8 @@ struct Devices: ParsableCommand {
                 let s = choice.screen
                 print("    would use: \(choice.connector.name) \(choice.mode), rotation \(choice.rotation.rawValue) "
                       + "(\(config.orientation == .auto ? "auto" : "configured")), portrait \(s.portraitWidth)x\(s.portraitHeight), "
-                      + "\(config.format.rawValue), CRTC \(choice.crtc.id)\(choice.plane.map { ", primary plane \($0.id)" } ?? "")")
+                      + "\(config.format.rawValue), CRTC \(choice.crtc.id)"
+                      + (choice.plane.map { ", primary plane \($0.id) (formats \($0.formats.map(fourccName).joined(separator: " ")))" } ?? ""))
             } catch {
                 print("    would not use it: \(error)")
             }

@@ -11,6 +11,12 @@ func log(_ line: String) {
     _ = bytes.withUnsafeBytes { try? LinuxSystem.shared.write(1, from: $0) }
 }
 
+/// A failure at run time, said in plain words (no usage text: the command line was fine).
+struct DisplayFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// Where frames go.
 enum DisplayKind: String, ExpressibleByArgument, CaseIterable {
     /// DRM when a connected display can be driven, otherwise the virtual panel.
@@ -81,7 +87,7 @@ func chooseDisplay(_ options: DisplayOptions, udev: (any UdevCalls)?, clock: any
     } catch {
         if options.display == .drm {
             if isWaitingForHotplug(error) { return .waitForHotplug(error) }
-            throw ValidationError(error.description)
+            throw DisplayFailure(error.description)
         }
         return .virtual(reason: error.description)
     }

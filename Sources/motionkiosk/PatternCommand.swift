@@ -36,6 +36,8 @@ struct Pattern: ParsableCommand {
         let udev = try? LibUdev()
         let session = PatternSession(loop: loop, clock: clock, started: started, frameFile: frameFile,
                                      seat: displayOptions.seat, input: !noInput)
+        // However the run ends (signal, Escape, an error), the console comes back.
+        defer { session.finish(wakeups: loop.wakeups) }
         try loop.onSignals([SIGTERM, SIGINT]) { signal in
             log("pattern: \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), leaving")
             loop.stop()
@@ -51,7 +53,7 @@ struct Pattern: ParsableCommand {
         case .drm(let display):
             try session.start(display)
         case .waitForHotplug(let why):
-            guard let udev else { throw ValidationError("\(why); udev is not available to wait for a display") }
+            guard let udev else { throw DisplayFailure("\(why); udev is not available to wait for a display") }
             log("pattern: \(why); waiting for a display to be connected")
             let config = displayOptions.drmConfiguration
             hotplug = try DRMHotplugWait(
@@ -65,13 +67,11 @@ struct Pattern: ParsableCommand {
                 },
                 failed: { error in log("pattern: \(error)"); loop.stop() })
         case .virtual(let reason):
-            throw ValidationError("no DRM display can be driven (\(reason)); the virtual panel arrives with the raster module")
+            throw DisplayFailure("no DRM display can be driven (\(reason)); the virtual panel arrives with the raster module")
         }
         defer { _ = hotplug }
 
         try loop.run()
-        session.finish()
-        log("pattern: console restored, \(loop.wakeups) wakeups")
     }
 }
 
@@ -92,6 +92,7 @@ final class PatternSession {
     private var damage: [PixelRect] = []
     private var paceTimer: LoopTimer?
     private var firstFrameLogged = false
+    private var finished = false
     private let gestures = GestureEnvironment()
     private var gestureTimer: LoopTimer?
 
@@ -129,10 +130,14 @@ final class PatternSession {
         frameWanted()
     }
 
-    func finish() {
-        display?.restore()
+    func finish(wakeups: Int) {
+        guard let display, !finished else { return }
+        finished = true
+        let notesBefore = display.notes.count
+        display.restore()
         console?.restore()
-        if let display { for note in display.notes { log("pattern: \(note)") } }
+        for note in display.notes.dropFirst(notesBefore) { log("pattern: \(note)") }
+        log("pattern: console restored, \(wakeups) wakeups")
     }
 
     /// A tap and a pinch anywhere on the screen, logged for the installer and the board test.

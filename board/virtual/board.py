@@ -360,6 +360,13 @@ def main():
     c.check(f"would use: Virtual-1 {w}x{h}" in devices and "Virtual-1: connected" in devices,
             "motionkiosk devices lists the connected Virtual-1 and would use it")
     c.check("keyboard" in devices, "motionkiosk devices lists the keyboard")
+    rgb565 = text("rgb565.log")
+    formats = re.search(r"primary plane \d+ \(formats ([^)]*)\)", devices)
+    if formats and "RG16" in formats.group(1).split():
+        c.check("frame on screen" in rgb565 and "exit status 0" in rgb565, "RGB565 scanout: a frame reached the screen")
+    else:
+        c.check("cannot scan out rgb565" in rgb565 and "exit status 0" not in rgb565,
+                f"RGB565 refused in plain words (plane formats: {formats.group(1) if formats else '?'})")
 
     # Figures.
     m = re.search(r"frame on screen, ([\d.]+) ms after main(?:, ([\d.]+) ms after process start)?", log)
