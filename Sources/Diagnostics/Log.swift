@@ -29,65 +29,32 @@ public enum LogLevel: Int, Comparable, CaseIterable, Sendable {
 
 /// The kiosk's log: lines to standard error, which systemd hands to the journal. Under
 /// journald each line carries a "<N>" priority prefix; on a terminal it reads "warning: …".
-/// Repeated device errors go through `limited`, so a sensor failing 100 times a second
-/// costs one line per interval, with a count of what was held back.
+/// Repeated device errors go through a `RateLimitedLog` writing here, so a sensor failing
+/// 100 times a second costs one line per interval, with a count of what was held back.
 public final class Log: Sendable {
     public typealias Sink = @Sendable (LogLevel, String) -> Void
 
-    private struct State {
-        var minimum: LogLevel
-        var limits: [String: Limit] = [:]
-    }
-    private struct Limit {
-        var lastWritten: Microseconds
-        var suppressed: Int
-    }
-    private let state: Mutex<State>
+    private let level: Mutex<LogLevel>
     private let sink: Sink
-    private let clock: (any Clock & Sendable)?
 
-    public init(minimum: LogLevel = .info, clock: (any Clock & Sendable)? = nil, sink: @escaping Sink = Log.standardErrorSink()) {
-        state = Mutex(State(minimum: minimum))
+    public init(minimum: LogLevel = .info, sink: @escaping Sink = Log.standardErrorSink()) {
+        level = Mutex(minimum)
         self.sink = sink
-        self.clock = clock
     }
 
     public var minimum: LogLevel {
-        get { state.withLock { $0.minimum } }
-        set { state.withLock { $0.minimum = newValue } }
+        get { level.withLock { $0 } }
+        set { level.withLock { $0 = newValue } }
     }
 
-    public func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
-    public func info(_ message: @autoclosure () -> String) { write(.info, message) }
-    public func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
-    public func error(_ message: @autoclosure () -> String) { write(.error, message) }
+    public func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+    public func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+    public func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+    public func error(_ message: @autoclosure () -> String) { write(.error, message()) }
 
-    private func write(_ level: LogLevel, _ message: () -> String) {
+    public func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
         sink(level, message())
-    }
-
-    /// Writes at most one line per `interval` for `key` (e.g. "iio:device0 read"); the next
-    /// line written says how many were held back meanwhile.
-    public func limited(_ level: LogLevel, key: String, interval: Microseconds = 10_000_000, _ message: @autoclosure () -> String) {
-        guard level >= minimum else { return }
-        let now = clock?.now ?? Log.monotonicNow()
-        let held: Int? = state.withLock { s in
-            if var limit = s.limits[key] {
-                if now - limit.lastWritten < interval {
-                    limit.suppressed += 1
-                    s.limits[key] = limit
-                    return nil
-                }
-                let count = limit.suppressed
-                s.limits[key] = Limit(lastWritten: now, suppressed: 0)
-                return count
-            }
-            s.limits[key] = Limit(lastWritten: now, suppressed: 0)
-            return 0
-        }
-        guard let held else { return }
-        sink(level, held > 0 ? "\(message()) (\(held) more like this held back)" : message())
     }
 
     /// Standard error, with journald priority prefixes when stderr is the journal.
@@ -105,11 +72,5 @@ public final class Log: Sendable {
         public init() {}
         public var sink: Sink { { [self] level, message in lines.withLock { $0.append("\(level.name): \(message)") } } }
         public var recorded: [String] { lines.withLock { $0 } }
-    }
-
-    static func monotonicNow() -> Microseconds {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Microseconds(ts.tv_sec) * 1_000_000 + Microseconds(ts.tv_nsec) / 1000
     }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Geometry
 import Syscalls
 #if canImport(Glibc)

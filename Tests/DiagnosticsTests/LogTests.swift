@@ -2,10 +2,6 @@ import Testing
 import Geometry
 @testable import Diagnostics
 
-final class SendableClock: Clock, @unchecked Sendable {
-    var now: Microseconds = 0
-}
-
 @Suite struct LogTests {
     @Test func levelsFilter() {
         let recorder = Log.Recorder()
@@ -19,28 +15,31 @@ final class SendableClock: Clock, @unchecked Sendable {
 
     @Test func repeatedErrorsAreBoundedAndCounted() {
         let recorder = Log.Recorder()
-        let clock = SendableClock()
-        let log = Log(minimum: .info, clock: clock, sink: recorder.sink)
+        let clock = VirtualClock()
+        let limited = RateLimitedLog(log: Log(minimum: .info, sink: recorder.sink), level: .warning, clock: clock, interval: 10_000_000)
         // 100 failures a second for 25 s, logged at most once per 10 s.
         for i in 0..<2500 {
-            clock.now = Microseconds(i) * 10_000
-            log.limited(.warning, key: "iio:device0 read", interval: 10_000_000, "iio:device0: read failed: EIO")
+            clock.set(Microseconds(i) * 10_000)
+            limited.log("iio:device0 read", "iio:device0: read failed: EIO")
         }
         #expect(recorder.recorded == [
             "warning: iio:device0: read failed: EIO",
-            "warning: iio:device0: read failed: EIO (999 more like this held back)",
-            "warning: iio:device0: read failed: EIO (999 more like this held back)",
+            "warning: iio:device0: read failed: EIO (999 more like this since the last report)",
+            "warning: iio:device0: read failed: EIO (999 more like this since the last report)",
         ])
     }
 
-    @Test func keysAreLimitedSeparately() {
+    @Test func keysAreLimitedSeparatelyAndLevelsFilter() {
         let recorder = Log.Recorder()
-        let clock = SendableClock()
-        let log = Log(clock: clock, sink: recorder.sink)
-        log.limited(.error, key: "a", "a failed")
-        log.limited(.error, key: "b", "b failed")
-        log.limited(.error, key: "a", "a failed")
+        let clock = VirtualClock()
+        let limited = RateLimitedLog(log: Log(minimum: .error, sink: recorder.sink), level: .error, clock: clock)
+        limited.log("a", "a failed")
+        limited.log("b", "b failed")
+        limited.log("a", "a failed")
         #expect(recorder.recorded == ["error: a failed", "error: b failed"])
+        let quiet = RateLimitedLog(log: Log(minimum: .error, sink: recorder.sink), level: .warning, clock: clock)
+        quiet.log("c", "c failed")
+        #expect(recorder.recorded.count == 2)
     }
 
     @Test func journalPriorities() {

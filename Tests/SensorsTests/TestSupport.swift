@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Geometry
 import Syscalls
 @testable import Sensors

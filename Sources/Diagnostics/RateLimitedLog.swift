@@ -21,6 +21,11 @@ public final class RateLimitedLog {
         self.clock = clock; self.interval = interval; self.sink = sink
     }
 
+    /// Lines go to the kiosk's `Log` at `level` (journald priority and level filter included).
+    public convenience init(log: Log, level: LogLevel = .warning, clock: Clock, interval: Microseconds = 5_000_000) {
+        self.init(clock: clock, interval: interval, sink: { [log] line in log.write(level, line) })
+    }
+
     /// Says `message` now unless `key` spoke within the interval (then counts it).
     /// Returns whether the line went out.
     @discardableResult

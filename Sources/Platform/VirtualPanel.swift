@@ -1,0 +1,50 @@
+import Geometry
+import Raster
+
+/// A display that lives in memory: for tests, trace replay, and machines with no drivable
+/// screen. It keeps its own scanout buffer in the panel's native orientation and fills it
+/// with the same `rotateCopy` the DRM display uses, so the whole presentation path runs.
+public final class VirtualPanel: Display {
+    public let screen: ScreenTransform
+    public let backBuffer: PixelBuffer
+    /// The panel-orientation frame, as a DRM scanout would hold it.
+    public let scanout: PixelBuffer
+    /// Frames presented so far.
+    public private(set) var presentedFrames = 0
+    /// The damage of the last `present`.
+    public private(set) var lastDamage: [PixelRect] = []
+
+    public var name: String {
+        "virtual panel \(screen.portraitWidth)x\(screen.portraitHeight) (panel \(screen.panelWidth)x\(screen.panelHeight) \(scanout.format.rawValue), rotated \(screen.rotation))"
+    }
+
+    /// A panel showing a `screen.portraitWidth`×`screen.portraitHeight` portrait picture,
+    /// scanned out in `scanoutFormat`.
+    public init(screen: ScreenTransform, scanoutFormat: PixelFormat = .xrgb8888) {
+        self.screen = screen
+        backBuffer = PixelBuffer(width: screen.portraitWidth, height: screen.portraitHeight, format: .xrgb8888)
+        scanout = PixelBuffer(width: screen.panelWidth, height: screen.panelHeight, format: scanoutFormat)
+    }
+
+    /// Portrait, unrotated, XRGB8888.
+    public convenience init(width: Int = 480, height: Int = 800) {
+        self.init(screen: ScreenTransform(portraitWidth: width, portraitHeight: height, rotation: .r0))
+    }
+
+    public func present(damage: [PixelRect]) throws {
+        rotateCopy(from: backBuffer, rects: damage, to: scanout.bytes, pitch: scanout.strideBytes,
+                   format: scanout.format, transform: screen)
+        lastDamage = damage
+        presentedFrames += 1
+    }
+
+    /// Writes the portrait back buffer (what exhibits drew) as a PNG.
+    public func writePNG(to path: String) throws {
+        try Raster.writePNG(backBuffer, to: path)
+    }
+
+    /// Writes the panel-orientation scanout (what the glass would show, turned) as a PNG.
+    public func writeScanoutPNG(to path: String) throws {
+        try Raster.writePNG(scanout, to: path)
+    }
+}

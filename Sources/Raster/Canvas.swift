@@ -1,0 +1,835 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+
+/// Draws anti-aliased shapes into a `PixelBuffer` (XRGB8888 or RGB565) and records what it
+/// changed.
+///
+/// Every shape is a closed polygon (circles: chords within 0.1 px, area kept exact) and every
+/// pixel gets the exact area of the polygon inside it, as in FreeType's and Skia's analytic
+/// rasterizers. Convex shapes (discs, transformed rectangles, lines) go row by row along their
+/// two sides: where each side crosses the row as one short straight piece (most rows), the
+/// edge pixels' areas are a closed form; elsewhere the pieces deposit signed cover and area
+/// into a row of cells that a sweep turns into coverage. Between the sides lies a span of
+/// constant coverage, stored with vector stores and no per-pixel arithmetic, so cost follows
+/// the outline, not the area. Rings and general polygons deposit into whole-canvas cells and
+/// are swept the same way (non-zero winding). Shapes partly or wholly outside the canvas are
+/// clipped exactly: coverage inside is what an infinite canvas would show.
+public final class Canvas {
+    public let buffer: PixelBuffer
+    public var width: Int { buffer.width }
+    public var height: Int { buffer.height }
+    public var bounds: PixelRect { buffer.bounds }
+
+    /// Union of everything drawn since the last `takeDamage()`.
+    public private(set) var damage: PixelRect = .empty
+    /// The rectangles drawn since the last `takeDamage()`, merged into `damage` alone once
+    /// there are more than `maxDamageRects` of them (then one big copy beats many small ones).
+    public private(set) var damageRects: [PixelRect] = []
+    public var maxDamageRects = 32
+
+    // Cell buffer: for every pixel, the signed height (cover) and signed area an outline
+    // leaves there. Rows × (width + 1) pairs of Float, zero except during a fill.
+    private let cells: UnsafeMutablePointer<SIMD2<Float>>
+    private let cellStride: Int
+    // Per row, up to `rangesPerRow` column ranges [lo, hi] that hold non-zero cells.
+    private static let rangesPerRow = 4
+    private let rangeLo: UnsafeMutablePointer<Int32>
+    private let rangeHi: UnsafeMutablePointer<Int32>
+    private let rangeCount: UnsafeMutablePointer<Int32>
+    // Rows touched by the current fill.
+    private var rowMin = Int.max, rowMax = Int.min
+    // Vertices of the current convex shape (a circle has at most `maxCircleVertices`).
+    private static let maxCircleVertices = 8192
+    private let vertices: UnsafeMutablePointer<SIMD2<Double>>
+    // One row of cells for convex shapes: stays in L1 while the shape is swept row by row.
+    private let rowCells: UnsafeMutablePointer<SIMD2<Float>>
+
+    public init(buffer: PixelBuffer) {
+        self.buffer = buffer
+        cellStride = buffer.width + 1
+        cells = .allocate(capacity: cellStride * buffer.height)
+        cells.initialize(repeating: .zero, count: cellStride * buffer.height)
+        rangeLo = .allocate(capacity: buffer.height * Canvas.rangesPerRow)
+        rangeHi = .allocate(capacity: buffer.height * Canvas.rangesPerRow)
+        rangeLo.initialize(repeating: 0, count: buffer.height * Canvas.rangesPerRow)
+        rangeHi.initialize(repeating: 0, count: buffer.height * Canvas.rangesPerRow)
+        rangeCount = .allocate(capacity: buffer.height)
+        rangeCount.initialize(repeating: 0, count: buffer.height)
+        vertices = .allocate(capacity: Canvas.maxCircleVertices)
+        vertices.initialize(repeating: .zero, count: Canvas.maxCircleVertices)
+        rowCells = .allocate(capacity: buffer.width + 2)
+        rowCells.initialize(repeating: .zero, count: buffer.width + 2)
+        damageRects.reserveCapacity(maxDamageRects + 1)
+    }
+
+    /// A canvas over a fresh buffer.
+    public convenience init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
+        self.init(buffer: PixelBuffer(width: width, height: height, format: format))
+    }
+
+    deinit {
+        cells.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
+        vertices.deallocate(); rowCells.deallocate()
+    }
+
+    // MARK: Damage
+
+    /// Records `rect` (clipped to the canvas) as changed.
+    public func addDamage(_ rect: PixelRect) {
+        let r = rect.intersection(bounds)
+        if r.isEmpty { return }
+        damage = damage.union(r)
+        if damageCollapsed {
+            damageRects[0] = damage
+        } else if damageRects.count < maxDamageRects {
+            damageRects.append(r)
+        } else {
+            damageRects.removeAll(keepingCapacity: true)
+            damageRects.append(damage)
+            damageCollapsed = true
+        }
+    }
+    private var damageCollapsed = false
+
+    /// The rectangles to present for this frame (they may overlap), and a fresh start.
+    public func takeDamage() -> [PixelRect] {
+        let out = damageRects
+        resetDamage()
+        return out
+    }
+
+    public func resetDamage() {
+        damage = .empty
+        damageCollapsed = false
+        damageRects.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Reading pixels
+
+    /// The colour shown at pixel (x, y); nil outside the canvas.
+    public func pixel(x: Int, y: Int) -> Color? {
+        guard bounds.contains(x: x, y: y) else { return nil }
+        switch buffer.format {
+        case .xrgb8888: return Color(xrgb: buffer.row32(y)[x])
+        case .rgb565: return Color(xrgb: xrgb(rgb565: buffer.row16(y)[x]))
+        }
+    }
+
+    // MARK: Rectangles on the pixel grid
+
+    /// Fills the whole canvas with `color` (opaque: alpha ignored).
+    public func clear(_ color: Color) {
+        let opaque = Color(r: color.r, g: color.g, b: color.b)
+        fillRect(bounds, color: opaque)
+    }
+
+    /// Fills whole pixels; blends when `color` is translucent.
+    public func fillRect(_ rect: PixelRect, color: Color) {
+        let r = rect.intersection(bounds)
+        if r.isEmpty || color.a == 0 { return }
+        addDamage(r)
+        switch buffer.format {
+        case .xrgb8888:
+            let v = color.xrgb, a = UInt32(color.a)
+            for y in r.y..<r.maxY {
+                let row = buffer.row32(y) + r.x
+                if a == 255 { fillSpan32(row, r.width, v) } else {
+                    for i in 0..<r.width { row[i] = blendXRGB(row[i], v, a) }
+                }
+            }
+        case .rgb565:
+            let v = color.rgb565Value, src = color.xrgb, a = UInt32(color.a)
+            for y in r.y..<r.maxY {
+                let row = buffer.row16(y) + r.x
+                if a == 255 { fillSpan16(row, r.width, v) } else {
+                    for i in 0..<r.width { row[i] = blend565(row[i], src, a) }
+                }
+            }
+        }
+    }
+
+    // MARK: Anti-aliased shapes
+
+    /// An axis-aligned rectangle at sub-pixel position, anti-aliased edges.
+    public func fillRect(_ rect: Rect, color: Color) {
+        fillRect(rect, transform: .identity, color: color)
+    }
+
+    /// `rect` mapped through `transform` (rotation, non-uniform scale, shear, translation).
+    public func fillRect(_ rect: Rect, transform t: AffineTransform, color: Color) {
+        guard color.a > 0, !rect.isEmpty else { return }
+        let p0 = t.apply(Vec2(rect.minX, rect.minY)), p1 = t.apply(Vec2(rect.maxX, rect.minY))
+        let p2 = t.apply(Vec2(rect.maxX, rect.maxY)), p3 = t.apply(Vec2(rect.minX, rect.maxY))
+        fillQuad(p0, p1, p2, p3, color)
+    }
+
+    /// A filled disc; any radius from a fraction of a pixel to far beyond the screen.
+    public func fillCircle(center: Vec2, radius: Double, color: Color) {
+        guard color.a > 0, radius > 0, radius.isFinite, center.isFinite else { return }
+        // Wholly outside: nothing to do (and no vertices to make).
+        if center.x + radius <= 0 || center.y + radius <= 0 || center.x - radius >= Double(width)
+            || center.y - radius >= Double(height) { return }
+        let n = Canvas.circleVertexCount(radius: radius)
+        circleVertices(center.x, center.y, radius, n)
+        fillConvex(n, color)
+    }
+
+    /// A ring centred on the circle of `radius`, `lineWidth` wide (a stroked circle).
+    public func strokeCircle(center: Vec2, radius: Double, lineWidth: Double, color: Color) {
+        guard color.a > 0, radius > 0, lineWidth > 0, radius.isFinite, lineWidth.isFinite, center.isFinite
+        else { return }
+        let outer = radius + lineWidth / 2, inner = radius - lineWidth / 2
+        if inner <= 0 { fillCircle(center: center, radius: outer, color: color); return }
+        if center.x + outer <= 0 || center.y + outer <= 0 || center.x - outer >= Double(width)
+            || center.y - outer >= Double(height) { return }
+        // Same vertex count for both outlines so that the ring's width is even all round;
+        // the inner one runs the other way, so the winding cancels inside it.
+        let n = Canvas.circleVertexCount(radius: outer)
+        beginFill()
+        circleVertices(center.x, center.y, outer, n)
+        addPolygon(n, reversed: false)
+        circleVertices(center.x, center.y, inner, n)
+        addPolygon(n, reversed: true)
+        endFill(color)
+    }
+
+    /// A straight segment `width` wide with square-cut (butt) ends.
+    public func drawLine(from a: Vec2, to b: Vec2, width: Double, color: Color) {
+        guard color.a > 0, width > 0, width.isFinite, a.isFinite, b.isFinite else { return }
+        let d = b - a
+        let length = d.length
+        guard length > 0 else { return }
+        let n = d.perpendicular * (width / 2 / length)
+        fillQuad(a + n, b + n, b - n, a - n, color)
+    }
+
+    /// A closed polygon, non-zero winding (edges between consecutive points and back to the first).
+    public func fillPolygon(_ points: [Vec2], color: Color) {
+        guard color.a > 0, points.count >= 3 else { return }
+        for p in points where !p.isFinite { return }
+        beginFill()
+        var prev = points[points.count - 1]
+        for p in points {
+            addEdge(prev.x, prev.y, p.x, p.y)
+            prev = p
+        }
+        endFill(color)
+    }
+
+    // MARK: Outlines
+
+    private func fillQuad(_ p0: Vec2, _ p1: Vec2, _ p2: Vec2, _ p3: Vec2, _ color: Color) {
+        guard p0.isFinite && p1.isFinite && p2.isFinite && p3.isFinite else { return }
+        let v = vertices
+        v[0] = SIMD2(p0.x, p0.y); v[1] = SIMD2(p1.x, p1.y); v[2] = SIMD2(p2.x, p2.y); v[3] = SIMD2(p3.x, p3.y)
+        fillConvex(4, color)
+    }
+
+    /// Vertices for a circle so that no chord of the inscribed polygon would stray more than
+    /// 0.1 px from the arc (cairo's default tolerance; the area-true polygon used here strays
+    /// at most 0.07 px out and 0.035 px in); a multiple of 8 so that the polygon has the
+    /// circle's mirror symmetries exactly.
+    static func circleVertexCount(radius: Double) -> Int {
+        let tolerance = 0.1
+        var n = 8
+        if radius > tolerance {
+            let step = acos(1 - tolerance / radius)
+            let wanted = (Double.pi / step).rounded(.up)
+            n = wanted.isFinite ? Int(Swift.min(wanted, Double(maxCircleVertices))) : maxCircleVertices
+        }
+        n = Swift.max(16, (n + 7) & ~7)
+        return Swift.min(n, maxCircleVertices)
+    }
+
+    /// Writes the `n` vertices of a circle's polygon into `vertices`.
+    private func circleVertices(_ cx: Double, _ cy: Double, _ r: Double, _ n: Int) {
+        let m = n / 8
+        let theta = 2 * Double.pi / Double(n)
+        // Radius of the polygon with the same area as the circle (the chords would lose a
+        // sliver per side otherwise): r' = r·√(θ / sin θ).
+        let rr = r * (theta / _sin(theta)).squareRoot()
+        // Vertices at angles (k + ½)θ: the polygon then has the circle's mirror symmetries
+        // exactly, and its extreme points are edge midpoints (r'·cos(θ/2) < r), so it never
+        // pokes out of the circle's bounding box. First octant by rotation recurrence (trig
+        // once per circle), the other seven by symmetry.
+        let cs = _cos(theta), sn = _sin(theta)
+        let v = vertices
+        var c = _cos(theta / 2) * rr, s = _sin(theta / 2) * rr
+        for j in 0..<m {
+            let nc = c * cs - s * sn
+            let ns = s * cs + c * sn
+            // Octants 0, 2, 4, 6 run with j; 1, 3, 5, 7 against it.
+            v[j] = SIMD2(cx + c, cy + s)
+            v[2 * m + j] = SIMD2(cx - s, cy + c)
+            v[4 * m + j] = SIMD2(cx - c, cy - s)
+            v[6 * m + j] = SIMD2(cx + s, cy - c)
+            let k = m - 1 - j
+            v[m + k] = SIMD2(cx + s, cy + c)
+            v[3 * m + k] = SIMD2(cx - c, cy + s)
+            v[5 * m + k] = SIMD2(cx - s, cy - c)
+            v[7 * m + k] = SIMD2(cx + c, cy - s)
+            c = nc; s = ns
+        }
+    }
+
+    // MARK: Convex shapes: row by row, two chains
+
+    /// One side of a convex shape within one row: up to two straight pieces. For a piece whose
+    /// x runs linearly over [lo, hi] during height h, the area of pixel column c lying left of
+    /// it is h·(G(hi − c) − G(lo − c)) / (hi − lo), with G the integral of clamp(z, 0, 1).
+    private struct RowSide {
+        var lo0 = 0.0, hi0 = 0.0, k0 = 0.0, lo1 = 0.0, hi1 = 0.0, k1 = 0.0
+        var count = 0
+        var minX = Double.infinity, maxX = -Double.infinity
+
+        /// A piece from xa to xb over height h of a segment whose |dy/dx| is `steepness`
+        /// (passed in so that no row needs a division).
+        @inline(__always) mutating func add(_ xa: Double, _ xb: Double, _ h: Double, _ steepness: Double) -> Bool {
+            if count == 2 { return false }
+            var lo = Swift.min(xa, xb)
+            var hi = Swift.max(xa, xb), k = steepness
+            if hi - lo < 1e-3 {
+                // A (nearly) vertical piece gets a hair of width around its mean x, so that
+                // one formula serves (and stays well-conditioned in Float).
+                let mid = (lo + hi) * 0.5
+                lo = mid - 0.5e-3; hi = mid + 0.5e-3; k = h * 1e3
+            }
+            if count == 0 { lo0 = lo; hi0 = hi; k0 = k } else { lo1 = lo; hi1 = hi; k1 = k }
+            count += 1
+            if lo < minX { minX = lo }
+            if hi > maxX { maxX = hi }
+            return true
+        }
+        @inline(__always) static func integral(_ z: Double) -> Double {
+            let zc = Swift.min(Swift.max(z, 0), 1)
+            return zc * zc * 0.5 + Swift.max(z - 1, 0)
+        }
+        /// For a single piece inside column c over height h: the area left of it.
+        @inline(__always) func singleColumnArea(_ c: Int, _ h: Double) -> Double {
+            h * ((lo0 + hi0) * 0.5 - Double(c))
+        }
+
+        /// Area of pixel column `c` (within the row) left of this side.
+        @inline(__always) func areaLeft(_ c: Int) -> Double {
+            let x = Double(c)
+            var a = k0 * (RowSide.integral(hi0 - x) - RowSide.integral(lo0 - x))
+            if count == 2 { a += k1 * (RowSide.integral(hi1 - x) - RowSide.integral(lo1 - x)) }
+            return a
+        }
+    }
+
+    /// A downward walk along one side of a convex polygon.
+    private struct Chain {
+        var index: Int, next: Int
+        let step: Int
+        var a: SIMD2<Double>, b: SIMD2<Double>
+        var dxdy: Double
+        /// |dy/dx| (infinite for a vertical segment).
+        var steepness: Double
+        init(_ v: UnsafeMutablePointer<SIMD2<Double>>, _ n: Int, top: Int, step: Int) {
+            self.step = step
+            index = top; next = (top + step) % n
+            a = v[index]; b = v[next]
+            dxdy = 0; steepness = 0
+            slopes()
+        }
+        @inline(__always) mutating func slopes() {
+            let dy = b.y - a.y, dx = b.x - a.x
+            dxdy = dy > 0 ? dx / dy : 0
+            steepness = dy / abs(dx)
+        }
+        @inline(__always) mutating func advance(_ v: UnsafeMutablePointer<SIMD2<Double>>, _ n: Int) {
+            index = next
+            next = next + step >= n ? next + step - n : next + step
+            a = b; b = v[next]
+            slopes()
+        }
+    }
+
+    /// Fills the convex polygon `vertices[0..<n]` (either orientation).
+    private func fillConvex(_ n: Int, _ color: Color) {
+        if let coverageSink {
+            convex(CoveragePainter(base: coverageSink, width: buffer.width), n)
+        } else {
+            switch buffer.format {
+            case .xrgb8888: convex(XRGBPainter(buffer: buffer, color: color), n)
+            case .rgb565: convex(RGB565Painter(buffer: buffer, color: color), n)
+            }
+        }
+    }
+
+    @inline(__always) private func convex<P: Painter>(_ painter: P, _ n: Int) {
+        let v = vertices
+        var top = 0, bottom = 0
+        for i in 1..<n {
+            if v[i].y < v[top].y { top = i }
+            if v[i].y > v[bottom].y { bottom = i }
+        }
+        let yMin = v[top].y, yMax = v[bottom].y
+        let h = Double(buffer.height)
+        guard yMin < yMax, yMin < h, yMax > 0 else { return }
+        let firstRow = Int(Swift.max(yMin, 0))
+        let lastRow = Swift.min(Int(Swift.min(yMax, h).rounded(.up)) - 1, buffer.height - 1)
+        if firstRow > lastRow { return }
+        // The chains start downward from the top vertex, one each way round.
+        var right = Chain(v, n, top: top, step: 1)
+        var left = Chain(v, n, top: top, step: n - 1)
+        var minCol = Int.max, maxCol = Int.min
+        let w = Double(buffer.width)
+        for row in firstRow...lastRow {
+            let y0 = Swift.max(Double(row), yMin), y1 = Swift.min(Double(row + 1), yMax)
+            // Fast path, most rows of most shapes: each side crosses the row as one straight
+            // piece less than three pixels wide, inside the canvas. The edge pixels' coverage
+            // is then a closed form (see `RowSide`), with no cells.
+            var ls = RowSide(), rs = RowSide()
+            if simpleSides(left, right, y0, y1, w, &ls, &rs) {
+                if rs.maxX <= 0 || ls.minX >= w { continue } // the row's part lies off the canvas
+                let hh = y1 - y0
+                let pixels = painter.row(row)
+                var gapStart = 0, gapEnd = buffer.width
+                if ls.maxX > 0 {
+                    let l0 = Int(ls.minX), l1 = Int(ls.maxX)
+                    if l0 == l1 {
+                        paintEdge(painter, pixels, l0, Float(hh - ls.singleColumnArea(l0, hh)))
+                    } else {
+                        for c in l0...l1 { paintEdge(painter, pixels, c, Float(hh - ls.areaLeft(c))) }
+                    }
+                    gapStart = l1 + 1
+                    if l0 < minCol { minCol = l0 }
+                }
+                if rs.minX < w {
+                    let r0 = Int(rs.minX), r1 = Int(rs.maxX)
+                    if r0 == r1 {
+                        paintEdge(painter, pixels, r0, Float(rs.singleColumnArea(r0, hh)))
+                    } else {
+                        for c in r0...r1 { paintEdge(painter, pixels, c, Float(rs.areaLeft(c))) }
+                    }
+                    gapEnd = r0
+                    if r1 > maxCol { maxCol = r1 }
+                }
+                if gapEnd > gapStart { fillGap(painter, pixels, gapStart, gapEnd, Float(hh), &minCol, &maxCol) }
+                continue
+            }
+            var loA = Int.max, hiA = Int.min, loB = Int.max, hiB = Int.min
+            walk(&right, n, bottom, y0, y1, 1, &loA, &hiA)
+            walk(&left, n, bottom, y0, y1, -1, &loB, &hiB)
+            if loB < loA { swap(&loA, &loB); swap(&hiA, &hiB) }
+            if loA == Int.max { continue }
+            let pixels = painter.row(row)
+            var run: Float = 0
+            sweepCells(painter, pixels, rowCells, loA, hiA, &run, &minCol, &maxCol)
+            var end = hiA
+            if loB != Int.max {
+                if loB > hiA + 1 {
+                    fillGap(painter, pixels, hiA + 1, loB, run, &minCol, &maxCol)
+                    sweepCells(painter, pixels, rowCells, loB, hiB, &run, &minCol, &maxCol)
+                } else if hiB > hiA {
+                    sweepCells(painter, pixels, rowCells, hiA + 1, hiB, &run, &minCol, &maxCol)
+                }
+                end = Swift.max(hiA, hiB)
+            }
+            // Right side clipped away: the coverage carries on to the canvas edge.
+            if run != 0 && end + 1 < buffer.width {
+                fillGap(painter, pixels, end + 1, buffer.width, run, &minCol, &maxCol)
+            }
+        }
+        if minCol <= maxCol {
+            addDamage(PixelRect(x: minCol, y: firstRow, width: maxCol - minCol + 1, height: lastRow - firstRow + 1))
+        }
+    }
+
+    /// True when both chains cross the row [y0, y1] as one straight piece each, less than
+    /// three pixels wide, each inside the canvas or wholly beyond its left (for the left side)
+    /// or right (for the right side) edge, in different columns; then `l` and `r` hold them.
+    @inline(__always) private func simpleSides(_ left: Chain, _ right: Chain, _ y0: Double, _ y1: Double, _ w: Double,
+                                               _ l: inout RowSide, _ r: inout RowSide) -> Bool {
+        guard right.a.y <= y0 && right.b.y >= y1 && left.a.y <= y0 && left.b.y >= y1 && y1 > y0 else { return false }
+        let ra = right.a.x + (y0 - right.a.y) * right.dxdy, rb = right.a.x + (y1 - right.a.y) * right.dxdy
+        let la = left.a.x + (y0 - left.a.y) * left.dxdy, lb = left.a.x + (y1 - left.a.y) * left.dxdy
+        if ra + rb >= la + lb {
+            _ = r.add(ra, rb, y1 - y0, right.steepness)
+            _ = l.add(la, lb, y1 - y0, left.steepness)
+        } else {
+            _ = l.add(ra, rb, y1 - y0, right.steepness)
+            _ = r.add(la, lb, y1 - y0, left.steepness)
+        }
+        let leftOK = l.maxX <= 0 || (l.minX >= 0 && l.maxX < w && l.maxX - l.minX < 3)
+        let rightOK = r.minX >= w || (r.minX >= 0 && r.maxX < w && r.maxX - r.minX < 3)
+        // Sides sharing a column need cells (their coverages subtract in the same pixel).
+        return leftOK && rightOK && (l.maxX <= 0 || r.minX >= w || Int(l.maxX) < Int(r.minX))
+    }
+
+    @inline(__always) private func paintEdge<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                         _ x: Int, _ coverage: Float) {
+        // No test for "nothing to do": weight 0 leaves the pixel as it was, and the branch
+        // would be unpredictable.
+        painter.pixel(pixels, x, Swift.min(abs(coverage), 1))
+    }
+
+    /// Collects the (at most two) straight pieces of `chain` between y0 and y1; false if
+    /// there are more (then the caller uses cells).
+    @inline(__always) private func gather(_ chain: inout Chain, _ n: Int, _ bottom: Int, _ y0: Double, _ y1: Double,
+                                          _ side: inout RowSide) -> Bool {
+        while true {
+            if chain.b.y > y0 {
+                let sy0 = Swift.max(chain.a.y, y0), sy1 = Swift.min(chain.b.y, y1)
+                if sy1 > sy0 {
+                    let xa = chain.a.x + (sy0 - chain.a.y) * chain.dxdy
+                    let xb = sy1 == chain.b.y ? chain.b.x : chain.a.x + (sy1 - chain.a.y) * chain.dxdy
+                    if !side.add(xa, xb, sy1 - sy0, chain.steepness) { return false }
+                }
+                if chain.b.y >= y1 { return true }
+            }
+            if chain.next == bottom { return true }
+            chain.advance(vertices, n)
+        }
+    }
+
+    /// Deposits the part of `chain` between y0 and y1 (one row) into `rowCells`.
+    @inline(__always) private func walk(_ chain: inout Chain, _ n: Int, _ bottom: Int, _ y0: Double, _ y1: Double,
+                                        _ sign: Double, _ lo: inout Int, _ hi: inout Int) {
+        while true {
+            if chain.b.y > y0 {
+                let sy0 = Swift.max(chain.a.y, y0), sy1 = Swift.min(chain.b.y, y1)
+                if sy1 > sy0 {
+                    let xa = chain.a.x + (sy0 - chain.a.y) * chain.dxdy
+                    let xb = sy1 == chain.b.y ? chain.b.x : chain.a.x + (sy1 - chain.a.y) * chain.dxdy
+                    addRowSegment(rowCells, xa, xb, (sy1 - sy0) * sign, &lo, &hi)
+                }
+                if chain.b.y >= y1 { return }
+            }
+            if chain.next == bottom { return }
+            chain.advance(vertices, n)
+        }
+    }
+
+    @inline(__always) private func sweepCells<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                          _ cells: UnsafeMutablePointer<SIMD2<Float>>,
+                                                          _ from: Int, _ to: Int, _ run: inout Float,
+                                                          _ minCol: inout Int, _ maxCol: inout Int) {
+        var c = from
+        var r = run
+        while c <= to {
+            let cell = cells[c]
+            cells[c] = .zero
+            let value = cell.y - (r + cell.x)
+            r += cell.x
+            painter.pixel(pixels, c, Swift.min(abs(value), 1)) // weight 0 changes nothing
+            c += 1
+        }
+        run = r
+        // Damage by cells swept: a cell whose coverage rounds to nothing may widen it by a pixel.
+        if from < minCol { minCol = from }
+        if to > maxCol { maxCol = to }
+    }
+
+    @inline(__always) private func fillGap<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                       _ from: Int, _ to: Int, _ run: Float,
+                                                       _ minCol: inout Int, _ maxCol: inout Int) {
+        let a = Swift.min(abs(run), 1)
+        if a >= P.visible && to > from {
+            painter.span(pixels, from, to - from, a)
+            if from < minCol { minCol = from }
+            if to - 1 > maxCol { maxCol = to - 1 }
+        }
+    }
+
+    // MARK: General outlines (rings, polygons): whole-canvas cells
+
+    @inline(__always) private func beginFill() { rowMin = Int.max; rowMax = Int.min }
+
+    private func addPolygon(_ n: Int, reversed: Bool) {
+        let v = vertices
+        var prev = v[n - 1]
+        for k in 0..<n {
+            let p = v[k]
+            if reversed { addEdge(p.x, p.y, prev.x, prev.y) } else { addEdge(prev.x, prev.y, p.x, p.y) }
+            prev = p
+        }
+    }
+
+    /// Deposits edge (x0, y0) → (x1, y1) into the cells of every canvas row it crosses.
+    @inline(__always) private func addEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        if y0 == y1 { return }
+        let h = Double(buffer.height)
+        let sign: Double = y1 > y0 ? 1 : -1
+        let (xa, ya, xb, yb) = y1 > y0 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
+        let top = Swift.max(ya, 0), bottom = Swift.min(yb, h)
+        if !(top < bottom) { return }
+        let dxdy = (xb - xa) / (yb - ya)
+        var row = Int(top)
+        if row >= buffer.height { return }
+        let lastRow = Swift.min(Int(bottom.rounded(.up)) - 1, buffer.height - 1)
+        if row < rowMin { rowMin = row }
+        if lastRow > rowMax { rowMax = lastRow }
+        var yTop = top
+        var xTop = xa + (top - ya) * dxdy
+        while row <= lastRow {
+            let yBottom = Swift.min(Double(row + 1), bottom)
+            let xBottom = yBottom == yb ? xb : xa + (yBottom - ya) * dxdy
+            if yBottom > yTop {
+                var lo = Int.max, hi = Int.min
+                addRowSegment(cells + row * cellStride, xTop, xBottom, (yBottom - yTop) * sign, &lo, &hi)
+                if lo <= hi { noteRange(row, lo, hi) }
+            }
+            yTop = yBottom; xTop = xBottom
+            row += 1
+        }
+    }
+
+    // MARK: Row segments → cells (both paths)
+
+    /// A segment inside one row going from x = `xa` to `xb` while y advances by `dy` (signed).
+    /// Parts left of the canvas become a vertical line at x = 0 (same coverage for every pixel
+    /// inside); parts right of it cannot affect any pixel inside and are dropped.
+    @inline(__always) private func addRowSegment(_ base: UnsafeMutablePointer<SIMD2<Float>>, _ xa: Double, _ xb: Double,
+                                                 _ dy: Double, _ lo: inout Int, _ hi: inout Int) {
+        let w = Double(buffer.width)
+        if xa >= 0 && xb >= 0 && xa <= w && xb <= w {
+            walkColumns(base, xa, xb, dy, &lo, &hi)
+            return
+        }
+        var xa = xa, xb = xb, dy = dy
+        if xa <= 0 && xb <= 0 {
+            accumulate(base, dy, 0)
+            lo = 0; if hi < 0 { hi = 0 }
+            return
+        }
+        if xa >= w && xb >= w { return }
+        if xa < 0 || xb < 0 {
+            // Split at x = 0; the outside part goes to column 0 as a vertical line.
+            let f = (0 - xa) / (xb - xa) // fraction of the way where x = 0
+            let outside = xa < 0 ? dy * f : dy * (1 - f)
+            accumulate(base, outside, 0)
+            lo = 0; if hi < 0 { hi = 0 }
+            dy -= outside
+            if xa < 0 { xa = 0 } else { xb = 0 }
+        }
+        if xa > w || xb > w {
+            let f = (w - xa) / (xb - xa)
+            dy = xa <= w ? dy * f : dy * (1 - f)
+            if xa > w { xa = w } else { xb = w }
+        }
+        walkColumns(base, xa, xb, dy, &lo, &hi)
+    }
+
+    /// Spreads a row segment over the columns it crosses: each column gets the height it
+    /// spends there (cover) and the area between the segment and the column's left side.
+    @inline(__always) private func walkColumns(_ base: UnsafeMutablePointer<SIMD2<Float>>, _ xa: Double, _ xb: Double,
+                                               _ dy: Double, _ lo: inout Int, _ hi: inout Int) {
+        let lastCol = buffer.width - 1
+        let ca = Swift.min(Int(xa), lastCol), cb = Swift.min(Int(xb), lastCol)
+        if ca == cb {
+            let mid = (xa + xb) * 0.5 - Double(ca)
+            accumulate(base + ca, dy, dy * mid)
+            if ca < lo { lo = ca }
+            if ca > hi { hi = ca }
+            return
+        }
+        let dydx = dy / (xb - xa)
+        if xb > xa {
+            // First, partial column.
+            var edge = Double(ca + 1)
+            var d = (edge - xa) * dydx
+            accumulate(base + ca, d, d * ((xa + edge) * 0.5 - Double(ca)))
+            var used = d
+            // Whole columns: the segment crosses each in full width, mean x at the middle.
+            let full = SIMD2<Float>(Float(dydx), Float(dydx * 0.5))
+            var c = ca + 1
+            while c < cb {
+                base[c] += full
+                c += 1
+            }
+            used += dydx * Double(cb - ca - 1)
+            edge = Double(cb)
+            d = dy - used
+            accumulate(base + cb, d, d * (xb - edge) * 0.5)
+            if ca < lo { lo = ca }
+            if cb > hi { hi = cb }
+        } else {
+            var edge = Double(ca)
+            var d = (edge - xa) * dydx // has dy's sign: both factors change sign together
+            accumulate(base + ca, d, d * ((xa + edge) * 0.5 - Double(ca)))
+            var used = d
+            let full = SIMD2<Float>(Float(-dydx), Float(-dydx * 0.5))
+            var c = ca - 1
+            while c > cb {
+                base[c] += full
+                c -= 1
+            }
+            used -= dydx * Double(ca - cb - 1)
+            edge = Double(cb + 1)
+            d = dy - used
+            accumulate(base + cb, d, d * ((xb + edge) * 0.5 - Double(cb)))
+            if cb < lo { lo = cb }
+            if ca > hi { hi = ca }
+        }
+    }
+
+    @inline(__always) private func accumulate(_ cell: UnsafeMutablePointer<SIMD2<Float>>, _ cover: Double, _ area: Double) {
+        cell.pointee += SIMD2(Float(cover), Float(area))
+    }
+
+    /// Remembers that row `row` has cells in columns lo…hi.
+    @inline(__always) private func noteRange(_ row: Int, _ lo: Int, _ hi: Int) {
+        let base = row * Canvas.rangesPerRow
+        let n = Int(rangeCount[row])
+        let lo32 = Int32(lo), hi32 = Int32(hi)
+        // Consecutive edges of an outline touch neighbouring cells: extend the range they share.
+        for i in 0..<n {
+            let l = rangeLo[base + i], h = rangeHi[base + i]
+            if lo32 <= h + 1 && hi32 >= l - 1 {
+                if lo32 < l { rangeLo[base + i] = lo32 }
+                if hi32 > h { rangeHi[base + i] = hi32 }
+                return
+            }
+        }
+        if n < Canvas.rangesPerRow {
+            rangeLo[base + n] = lo32; rangeHi[base + n] = hi32
+            rangeCount[row] = Int32(n + 1)
+            return
+        }
+        // Full: widen the closest range (cells in between are zero, and sweeping zeros is harmless).
+        var best = 0, bestGap = Int32.max
+        for i in 0..<n {
+            let gap = lo32 > rangeHi[base + i] ? lo32 - rangeHi[base + i] : rangeLo[base + i] - hi32
+            if gap < bestGap { bestGap = gap; best = i }
+        }
+        if lo32 < rangeLo[base + best] { rangeLo[base + best] = lo32 }
+        if hi32 > rangeHi[base + best] { rangeHi[base + best] = hi32 }
+    }
+
+    /// When set (tests), fills add their exact coverage here (width × height Floats) and
+    /// leave the pixels alone.
+    var coverageSink: UnsafeMutablePointer<Float>?
+
+    private func endFill(_ color: Color) {
+        if rowMin > rowMax { return }
+        var minCol = Int.max, maxCol = Int.min
+        if let coverageSink {
+            sweep(CoveragePainter(base: coverageSink, width: buffer.width), &minCol, &maxCol)
+        } else {
+            switch buffer.format {
+            case .xrgb8888:
+                sweep(XRGBPainter(buffer: buffer, color: color), &minCol, &maxCol)
+            case .rgb565:
+                sweep(RGB565Painter(buffer: buffer, color: color), &minCol, &maxCol)
+            }
+        }
+        if minCol <= maxCol {
+            addDamage(PixelRect(x: minCol, y: rowMin, width: maxCol - minCol + 1, height: rowMax - rowMin + 1))
+        }
+    }
+
+    /// Turns the cells of rows rowMin…rowMax into pixels and zeroes them again.
+    @inline(__always) private func sweep<P: Painter>(_ painter: P, _ minCol: inout Int, _ maxCol: inout Int) {
+        let w = buffer.width
+        for row in rowMin...rowMax {
+            let n = Int(rangeCount[row])
+            if n == 0 { continue }
+            rangeCount[row] = 0
+            // Ranges sorted by start, in place (at most 4: insertion sort).
+            let lo = rangeLo + row * Canvas.rangesPerRow, hi = rangeHi + row * Canvas.rangesPerRow
+            if n > 1 {
+                for i in 1..<n {
+                    let l = lo[i], h = hi[i]
+                    var j = i
+                    while j > 0 && lo[j - 1] > l { lo[j] = lo[j - 1]; hi[j] = hi[j - 1]; j -= 1 }
+                    lo[j] = l; hi[j] = h
+                }
+            }
+            let cellRow = cells + row * cellStride
+            let pixels = painter.row(row)
+            var run: Float = 0 // sum of covers left of the current column
+            var x = 0
+            var i = 0
+            while i < n {
+                let start = Int(lo[i])
+                var end = Int(hi[i])
+                i += 1
+                while i < n && Int(lo[i]) <= end + 1 { end = Swift.max(end, Int(hi[i])); i += 1 }
+                let from = Swift.max(start, x)
+                if from > x { fillGap(painter, pixels, x, from, run, &minCol, &maxCol) }
+                sweepCells(painter, pixels, cellRow, from, end, &run, &minCol, &maxCol)
+                x = end + 1
+            }
+            if x < w && run != 0 { fillGap(painter, pixels, x, w, run, &minCol, &maxCol) }
+        }
+    }
+}
+
+/// Writes one pixel format. A generic parameter (not an existential) so the sweep is
+/// specialised per format and the stores inline. Coverage arrives in (0, 1].
+protocol Painter {
+    associatedtype Pixel
+    /// The least coverage worth painting.
+    static var visible: Float { get }
+    func row(_ y: Int) -> UnsafeMutablePointer<Pixel>
+    func span(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ count: Int, _ coverage: Float)
+    func pixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Float)
+}
+
+// Below half a level of 8-bit alpha nothing would change; float noise stays out too.
+let halfLevel: Float = 0.5 / 255
+
+struct XRGBPainter: Painter {
+    static var visible: Float { halfLevel }
+    let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, alpha: UInt32, alphaScale: Float
+    init(buffer: PixelBuffer, color: Color) {
+        base = buffer.bytes; stride = buffer.strideBytes; src = color.xrgb; alpha = UInt32(color.a)
+        alphaScale = Float(color.a)
+    }
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
+        (base + y * stride).assumingMemoryBound(to: UInt32.self)
+    }
+    @inline(__always) func span(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ count: Int, _ coverage: Float) {
+        let a = UInt32(coverage * alphaScale + 0.5)
+        if a == 255 { fillSpan32(row + x, count, src); return }
+        for i in x..<(x + count) { row[i] = blendXRGB(row[i], src, a) }
+    }
+    @inline(__always) func pixel(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ coverage: Float) {
+        blend(row, x, UInt32(coverage * alphaScale + 0.5))
+    }
+    @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ a: UInt32) {
+        row[x] = blendXRGB(row[x], src, a) // exact at 0 and 255, so no branches
+    }
+}
+
+struct RGB565Painter: Painter {
+    static var visible: Float { halfLevel }
+    let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, solid: UInt16, alpha: UInt32, alphaScale: Float
+    init(buffer: PixelBuffer, color: Color) {
+        base = buffer.bytes; stride = buffer.strideBytes; src = color.xrgb
+        solid = color.rgb565Value; alpha = UInt32(color.a); alphaScale = Float(color.a)
+    }
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt16> {
+        (base + y * stride).assumingMemoryBound(to: UInt16.self)
+    }
+    @inline(__always) func span(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ count: Int, _ coverage: Float) {
+        let a = UInt32(coverage * alphaScale + 0.5)
+        if a == 255 { fillSpan16(row + x, count, solid); return }
+        for i in x..<(x + count) { row[i] = blend565(row[i], src, a) }
+    }
+    @inline(__always) func pixel(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ coverage: Float) {
+        blend(row, x, UInt32(coverage * alphaScale + 0.5))
+    }
+    @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ a: UInt32) {
+        row[x] = a == 255 ? solid : blend565(row[x], src, a)
+    }
+}
+
+/// Adds exact coverage into a Float image instead of painting: lets tests measure the
+/// rasterizer without 8-bit rounding.
+struct CoveragePainter: Painter {
+    static var visible: Float { 1e-9 }
+    let base: UnsafeMutablePointer<Float>, width: Int
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Float> { base + y * width }
+    @inline(__always) func span(_ row: UnsafeMutablePointer<Float>, _ x: Int, _ count: Int, _ coverage: Float) {
+        for i in x..<(x + count) { row[i] += coverage }
+    }
+    @inline(__always) func pixel(_ row: UnsafeMutablePointer<Float>, _ x: Int, _ coverage: Float) {
+        row[x] += coverage
+    }
+}
