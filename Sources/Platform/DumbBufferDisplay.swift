@@ -142,7 +142,7 @@ public final class DumbBufferDisplay: Display {
         guard let target = freeBuffer() else { return }
         let owed = damage.take(for: target)
         let s = scanouts[target]
-        copyToScanout(owed, s.memory, s.buffer.pitch)
+        rotateCopy(from: backBuffer, rects: owed, to: s.memory, pitch: s.buffer.pitch, format: format, transform: screen)
         if pending != nil { try waitForFlip() }
         do {
             try submit(target)
@@ -238,19 +238,5 @@ public final class DumbBufferDisplay: Display {
             drm.destroyDumbBuffer(fd: fd, handle: s.buffer.handle)
         }
         scanouts = []
-    }
-
-    private func copyToScanout(_ rects: [PixelRect], _ memory: UnsafeMutableRawPointer, _ pitch: Int) {
-        plainCopyRotation0UntilRasterLands(rects, memory, pitch)
-    }
-
-    // Temporary until Raster's rotateCopy lands on main: rotation 0, XRGB8888 only.
-    private func plainCopyRotation0UntilRasterLands(_ rects: [PixelRect], _ memory: UnsafeMutableRawPointer, _ pitch: Int) {
-        precondition(screen.rotation == .r0 && format == .xrgb8888, "rotation/format needs Raster.rotateCopy")
-        for r in rects {
-            for y in r.y..<r.maxY {
-                (memory + y * pitch + r.x * 4).copyMemory(from: UnsafeRawPointer(backBuffer.row32(y) + r.x), byteCount: r.width * 4)
-            }
-        }
     }
 }

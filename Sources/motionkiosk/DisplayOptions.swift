@@ -70,6 +70,21 @@ struct DisplayOptions: ParsableArguments {
     }
 }
 
+extension DisplayOptions {
+    /// The in-memory panel: `--mode` sets its native size (default portrait 480x800), and
+    /// `--rotation` turns it as it would a real panel.
+    func virtualPanel() -> VirtualPanel {
+        var width = 480, height = 800
+        if let mode {
+            let size = mode.split(separator: "@")[0].split(separator: "x").compactMap { Int($0) }
+            if size.count == 2, size[0] > 0, size[1] > 0 { width = size[0]; height = size[1] }
+        }
+        let rotation = panelRotation(OrientationSetting(self.rotation) ?? .auto, panelOrientation: nil, width: width, height: height)
+        let format = PixelFormat(rawValue: self.format) ?? .xrgb8888
+        return VirtualPanel(screen: ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation), scanoutFormat: format)
+    }
+}
+
 /// The outcome of choosing a display under `--display`.
 enum DisplayChoice {
     case drm(DumbBufferDisplay)

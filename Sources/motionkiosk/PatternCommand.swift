@@ -51,7 +51,7 @@ struct Pattern: ParsableCommand {
         var hotplug: DRMHotplugWait?
         switch try chooseDisplay(displayOptions, udev: udev, clock: clock) {
         case .drm(let display):
-            try session.start(display)
+            try session.start(drm: display)
         case .waitForHotplug(let why):
             guard let udev else { throw DisplayFailure("\(why); udev is not available to wait for a display") }
             log("pattern: \(why); waiting for a display to be connected")
@@ -63,11 +63,13 @@ struct Pattern: ParsableCommand {
                 },
                 ready: { display in
                     log("pattern: a display was connected")
-                    do { try session.start(display) } catch { log("pattern: \(error)"); loop.stop() }
+                    do { try session.start(drm: display) } catch { log("pattern: \(error)"); loop.stop() }
                 },
                 failed: { error in log("pattern: \(error)"); loop.stop() })
         case .virtual(let reason):
-            throw DisplayFailure("no DRM display can be driven (\(reason)); the virtual panel arrives with the raster module")
+            let panel = displayOptions.virtualPanel()
+            log("pattern: showing the pattern on the virtual panel (\(panel.name)): \(reason)")
+            try session.start(virtual: panel)
         }
         defer { _ = hotplug }
 
@@ -85,7 +87,12 @@ final class PatternSession {
     let wantsInput: Bool
     var keepAlive: [AnyObject] = []
 
-    private var display: DumbBufferDisplay?
+    private var display: (any Display)?
+    /// Set when the display is a DRM scanout: flip events, pacing by the mode, the console.
+    private var drm: DumbBufferDisplay?
+    /// Pacing of the virtual panel, which has no flips: 60 frames a second at most.
+    private var virtualPacing = FramePacing(refreshMilliHertz: 60_000)
+    private var framesShown = 0
     private var console: TextConsole?
     private var input: TouchInput?
     private var pattern = TestPattern(width: 1, height: 1)
@@ -101,18 +108,26 @@ final class PatternSession {
         self.seat = seat; wantsInput = input
     }
 
-    func start(_ display: DumbBufferDisplay) throws {
-        self.display = display
+    func start(drm display: DumbBufferDisplay) throws {
+        drm = display
         log("pattern: \(display.name), \(display.usesAtomic ? "atomic" : "legacy") modesetting")
         for note in display.notes { log("pattern: \(note)") }
         console = TextConsole(system: LinuxSystem.shared)
         if let note = console?.note { log("pattern: \(note)") }
+        try loop.addReader(display.fd) { [unowned self] in self.flipEventsReady() }
+        try start(display)
+    }
+
+    func start(virtual panel: VirtualPanel) throws {
+        try start(panel)
+    }
+
+    private func start(_ display: any Display) throws {
+        self.display = display
         let screen = display.screen
         pattern = TestPattern(width: screen.portraitWidth, height: screen.portraitHeight)
         pattern.draw(into: display.backBuffer, clip: display.backBuffer.bounds)
         damage = [display.backBuffer.bounds]
-
-        try loop.addReader(display.fd) { [unowned self] in self.flipEventsReady() }
         paceTimer = try loop.addTimer { [unowned self] in self.frameWanted() }
         setUpGestures()
         gestureTimer = try loop.addTimer { [unowned self] in
@@ -131,13 +146,17 @@ final class PatternSession {
     }
 
     func finish(wakeups: Int) {
-        guard let display, !finished else { return }
+        guard display != nil, !finished else { return }
         finished = true
-        let notesBefore = display.notes.count
-        display.restore()
-        console?.restore()
-        for note in display.notes.dropFirst(notesBefore) { log("pattern: \(note)") }
-        log("pattern: console restored, \(wakeups) wakeups")
+        if let drm {
+            let notesBefore = drm.notes.count
+            drm.restore()
+            console?.restore()
+            for note in drm.notes.dropFirst(notesBefore) { log("pattern: \(note)") }
+            log("pattern: console restored, \(wakeups) wakeups")
+        } else {
+            log("pattern: done, \(wakeups) wakeups")
+        }
     }
 
     /// A tap and a pinch anywhere on the screen, logged for the installer and the board test.
@@ -199,7 +218,7 @@ final class PatternSession {
     /// Draws and presents when the pacing allows; otherwise the flip event or the timer calls again.
     private func frameWanted() {
         guard let display, !damage.isEmpty else { return }
-        switch display.frameDecision() {
+        switch drm?.frameDecision() ?? virtualPacing.decide(now: clock.now) {
         case .waitForFlip:
             return
         case .waitUntil(let t):
@@ -218,18 +237,25 @@ final class PatternSession {
             loop.stop()
             return
         }
-        if display.framesShown > 0 { firstFrameOnScreen() }
+        if let drm {
+            framesShown = drm.framesShown
+        } else {
+            virtualPacing.submitted(at: clock.now, awaitingFlip: false)
+            framesShown += 1
+        }
+        firstFrameOnScreen()
     }
 
     private func flipEventsReady() {
-        guard let display else { return }
-        do { try display.readFlipEvents() } catch { log("pattern: \(error)"); loop.stop(); return }
+        guard let drm else { return }
+        do { try drm.readFlipEvents() } catch { log("pattern: \(error)"); loop.stop(); return }
+        framesShown = drm.framesShown
         firstFrameOnScreen()
         frameWanted()
     }
 
     private func firstFrameOnScreen() {
-        guard let display, !firstFrameLogged, display.framesShown > 0 else { return }
+        guard let display, !firstFrameLogged, framesShown > 0 else { return }
         firstFrameLogged = true
         let sinceMain = Double(clock.now - started) / 1000
         var line = "pattern: frame on screen, \(fixed1(sinceMain)) ms after main"

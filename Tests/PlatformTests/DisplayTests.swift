@@ -162,6 +162,19 @@ import Syscalls
         #expect(system.unmapped == 3)
     }
 
+    @Test func aQuarterTurnLandsWhereTheScreenTransformSays() throws {
+        let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 64, height: 32, atomic: false))
+        let d = try open(drm.card, system: system, drm: drm)
+        #expect(d.screen.rotation == .r90 && d.backBuffer.width == 32 && d.backBuffer.height == 64)
+        for y in 0..<64 { for x in 0..<32 { d.backBuffer.row32(y)[x] = UInt32(y << 8 | x) } }
+        try d.present(damage: [d.backBuffer.bounds])
+        let pitch = 256
+        for (x, y) in [(0, 0), (31, 0), (0, 63), (31, 63), (5, 40)] {
+            let p = d.screen.panelPixel(fromPortraitX: x, y: y)
+            #expect(scanoutPixel(system, buffer: 0, x: p.x, y: p.y, pitch: pitch) == UInt32(y << 8 | x))
+        }
+    }
+
     @Test func screenFollowsTheRotation() throws {
         let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 800, height: 480))
         let d = try open(drm.card, system: system, drm: drm)
