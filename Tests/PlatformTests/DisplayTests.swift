@@ -182,3 +182,31 @@ import Syscalls
         #expect(d.backBuffer.width == 480 && d.backBuffer.height == 800)
     }
 }
+
+@Suite struct TextConsoleTests {
+    @Test func graphicsModeKeyboardOffAndBackAgain() {
+        let system = FakeSystem()
+        system.ioctlAnswers = [0x4B3B: 0, 0x4B44: 3]       // KD_TEXT, K_UNICODE
+        let console = TextConsole(system: system)
+        #expect(console.isGraphics && console.note == nil)
+        // KDGETMODE, KDSETMODE KD_GRAPHICS, KDGKBMODE, KDSKBMODE K_OFF: modes go by value.
+        #expect(system.ioctls.map(\.0) == [0x4B3B, 0x4B3A, 0x4B44, 0x4B45])
+        #expect(system.ioctls[1].1 == 1 && system.ioctls[3].1 == 4)
+        console.restore()
+        #expect(system.ioctls.suffix(2).map(\.0) == [0x4B45, 0x4B3A])
+        #expect(system.ioctls.suffix(2).map(\.1) == [3, 0])
+        let written = String(decoding: system.written.values.first ?? [], as: UTF8.self)
+        #expect(written == "\u{1B}[?25l\u{1B}[?25h")
+        console.restore()
+        #expect(system.ioctls.count == 6)
+    }
+
+    @Test func withoutAVirtualTerminalNothingHappens() {
+        let system = FakeSystem()
+        system.openErrors["/dev/tty0"] = 2
+        let console = TextConsole(system: system)
+        #expect(!console.isGraphics && console.note != nil)
+        console.restore()
+        #expect(system.ioctls.isEmpty)
+    }
+}

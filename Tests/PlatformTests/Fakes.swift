@@ -16,6 +16,8 @@ final class FakeSystem: SystemCalls, @unchecked Sendable {
     var mapped: [UnsafeMutableRawPointer] = []
     var unmapped = 0
     var ioctls: [(UInt, Int)] = []
+    /// Values "get" ioctls store through their pointer argument.
+    var ioctlAnswers: [UInt: Int32] = [:]
     var written: [Int32: [UInt8]] = [:]
     private var nextFd: Int32 = 10
 
@@ -38,7 +40,8 @@ final class FakeSystem: SystemCalls, @unchecked Sendable {
         return buffer.count
     }
     func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 {
-        ioctls.append((request, Int(bitPattern: arg)))
+        if let answer = ioctlAnswers[request], let arg { arg.storeBytes(of: answer, as: Int32.self) }
+        ioctls.append((request, ioctlAnswers[request] != nil ? -1 : Int(bitPattern: arg)))
         return 0
     }
     func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {

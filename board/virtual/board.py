@@ -339,8 +339,10 @@ def main():
     c.check("alive after replug" in alive, "the app kept running through unplug and re-plug")
     c.check("exit status 0" in alive, f"exit status after SIGTERM ({alive.strip().splitlines()[-1] if alive.strip() else 'none'})")
     kd = text("kdmode.txt")
-    c.check("kdmode during: KD_GRAPHICS" in kd, "VT in KD_GRAPHICS while running")
-    c.check("kdmode after: KD_TEXT" in kd, "VT back in KD_TEXT after SIGTERM")
+    c.check("kdmode during: KD_GRAPHICS K_OFF" in kd, "VT in KD_GRAPHICS with its keyboard off while running")
+    before = re.search(r"kdmode before: (\S+ \S+)", kd)
+    c.check(before is not None and f"kdmode after: {before.group(1)}" in kd,
+            f"VT back to {before.group(1) if before else '?'} after SIGTERM")
     c.check("console restored" in log, "the app restored the CRTC and console")
     try:
         aw, ah, after = read_ppm(f"{out}/screen-after.ppm")

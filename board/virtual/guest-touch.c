@@ -1,7 +1,7 @@
 // guest-touch: a uinput multitouch touchscreen for the virtual board, driven by a script.
 //
 //   guest-touch SCRIPT     run the script (panel-native pixel coordinates)
-//   guest-touch kdmode     print the foreground VT's mode: KD_TEXT or KD_GRAPHICS
+//   guest-touch kdmode     print the foreground VT's display and keyboard modes, e.g. "KD_TEXT K_XLATE"
 //
 // Script lines (blank lines and # comments ignored):
 //   size W H          axis ranges 0..W-1, 0..H-1 (before plug)
@@ -127,9 +127,11 @@ static void waitFor(const char *path, int n, const char *text) {
 static int kdmode(void) {
     int tty = open("/dev/tty0", O_RDONLY | O_NOCTTY);
     if (tty < 0) die("open /dev/tty0");
-    int mode = -1;
+    int mode = -1, keyboard = -1;
     if (ioctl(tty, KDGETMODE, &mode) < 0) die("KDGETMODE");
-    printf("%s\n", mode == KD_TEXT ? "KD_TEXT" : mode == KD_GRAPHICS ? "KD_GRAPHICS" : "KD_OTHER");
+    if (ioctl(tty, KDGKBMODE, &keyboard) < 0) die("KDGKBMODE");
+    printf("%s %s\n", mode == KD_TEXT ? "KD_TEXT" : mode == KD_GRAPHICS ? "KD_GRAPHICS" : "KD_OTHER",
+           keyboard == K_OFF ? "K_OFF" : keyboard == K_XLATE ? "K_XLATE" : keyboard == K_UNICODE ? "K_UNICODE" : "K_OTHER");
     return 0;
 }
 
