@@ -281,7 +281,7 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--measure", action="store_true")
     p.add_argument("--legacy", action="store_true", help="make the app use SetCrtc + PageFlip")
-    p.add_argument("--timeout", type=float, default=300)
+    p.add_argument("--timeout", type=float, default=180)
     args = p.parse_args()
 
     out = os.path.abspath(args.out)
