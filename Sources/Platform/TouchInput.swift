@@ -38,6 +38,13 @@ public enum InputEvent: Equatable, Sendable {
     case key(KeyEvent)
     case deviceAdded(InputDeviceInfo)
     case deviceRemoved(device: Int)
+    /// An input device node the kiosk may not open: the user lacks the 'input' group.
+    case permissionDenied(path: String)
+
+    /// The plain message for `.permissionDenied`.
+    public static func permissionMessage(_ path: String) -> String {
+        "\(path): permission denied. The user needs to be in the 'input' group (sudo usermod -aG input $USER, then log in again), or run as root."
+    }
 }
 
 /// Turns libinput's panel-space events into portrait touch events through the one
@@ -171,6 +178,7 @@ public final class TouchInput {
     public let source: any InputEventSource
     public private(set) var translator: TouchTranslator
     private let handler: (InputEvent) -> Void
+    private var deniedReported = 0
 
     public init(source: any InputEventSource, screen: ScreenTransform, loop: EventLoop,
                 handler: @escaping (InputEvent) -> Void) throws(SystemError) {
@@ -187,5 +195,8 @@ public final class TouchInput {
         for raw in source.readEvents(panelWidth: screen.panelWidth, panelHeight: screen.panelHeight) {
             for e in translator.translate(raw) { handler(e) }
         }
+        let denied = source.deniedDevices
+        for path in denied.dropFirst(deniedReported) { handler(.permissionDenied(path: path)) }
+        deniedReported = denied.count
     }
 }

@@ -155,6 +155,8 @@ public enum RawInputEvent: Sendable, Equatable {
 public protocol InputEventSource: AnyObject {
     /// Readable when libinput has something to dispatch.
     var fd: Int32 { get }
+    /// Device nodes that could not be opened for lack of permission, oldest first.
+    var deniedDevices: [String] { get }
     /// Dispatches and drains libinput's queue; positions are in a panel of this size.
     func readEvents(panelWidth: Int, panelHeight: Int) -> [RawInputEvent]
 }
@@ -164,6 +166,10 @@ public protocol InputEventSource: AnyObject {
 /// rule or hwdb entry, is applied by libinput itself before the *_transformed coordinates
 /// are computed, so a miscalibrated touchscreen is fixed in udev, not here.
 public final class LibInputSeat: InputEventSource {
+    /// Filled by open_restricted, which reaches it through libinput's user data.
+    final class OpenFailures { var denied: [String] = [] }
+    let failures = OpenFailures()
+    public var deniedDevices: [String] { failures.denied }
     let udev: OpaquePointer
     let context: OpaquePointer
     let interface: UnsafeMutablePointer<libinput_interface>
@@ -175,12 +181,17 @@ public final class LibInputSeat: InputEventSource {
         guard let u = udev_new() else { throw SystemError(errno: ENOMEM, attempt: "udev_new") }
         interface = .allocate(capacity: 1)
         interface.initialize(to: libinput_interface(
-            open_restricted: { path, flags, _ in
+            open_restricted: { path, flags, data in
                 let fd = Glibc.open(path!, flags | O_CLOEXEC)
-                return fd < 0 ? -errno : fd
+                if fd >= 0 { return fd }
+                let e = errno
+                if (e == EACCES || e == EPERM), let data {
+                    Unmanaged<OpenFailures>.fromOpaque(data).takeUnretainedValue().denied.append(String(cString: path!))
+                }
+                return -e
             },
             close_restricted: { fd, _ in _ = Glibc.close(fd) }))
-        guard let li = libinput_udev_create_context(interface, nil, u) else {
+        guard let li = libinput_udev_create_context(interface, Unmanaged.passUnretained(failures).toOpaque(), u) else {
             udev_unref(u); interface.deallocate()
             throw SystemError(errno: ENOMEM, attempt: "libinput_udev_create_context")
         }

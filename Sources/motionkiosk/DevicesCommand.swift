@@ -71,7 +71,8 @@ struct Devices: ParsableCommand {
                 if case .deviceAdded(let info) = e { return info }
                 return nil
             }
-            if devices.isEmpty { print("  none (is udevd running? does the user belong to the 'input' group?)") }
+            for path in seat.deniedDevices { print("  \(InputEvent.permissionMessage(path))") }
+            if devices.isEmpty && seat.deniedDevices.isEmpty { print("  none (is udevd running?)") }
             for d in devices {
                 var line = "  \(d.sysname) \"\(d.name)\": \(d.capabilities.map(\.rawValue).joined(separator: ", "))"
                 if d.isTouchscreen { line += ", touchscreen" }

@@ -208,6 +208,8 @@ final class PatternSession {
             if command == .leave { loop.stop() }
         case .deviceAdded(let info):
             log("input added id=\(info.id) \(info.sysname) \"\(info.name)\" \(info.capabilities.map(\.rawValue).joined(separator: ","))\(info.isTouchscreen ? " touchscreen" : "")")
+        case .permissionDenied(let path):
+            log("pattern: \(InputEvent.permissionMessage(path))")
         case .deviceRemoved(let id):
             log("input removed id=\(id)")
             gestures.deviceRemoved(id, at: clock.now)

@@ -227,3 +227,34 @@ final class FakeEvents: EventCalls {
         #expect(failure == .notMaster(card: "/dev/dri/card0"))
     }
 }
+
+@Suite struct TouchInputTests {
+    final class ScriptedSource: InputEventSource {
+        let fd: Int32 = 77
+        var deniedDevices: [String] = []
+        var batches: [[RawInputEvent]] = []
+        var sizes: [(Int, Int)] = []
+        func readEvents(panelWidth: Int, panelHeight: Int) -> [RawInputEvent] {
+            sizes.append((panelWidth, panelHeight))
+            return batches.isEmpty ? [] : batches.removeFirst()
+        }
+    }
+
+    @Test func readsInPanelPixelsAndReportsEachDeniedDeviceOnce() throws {
+        let loop = try EventLoop(events: FakeEvents())
+        let source = ScriptedSource()
+        source.deniedDevices = ["/dev/input/event5"]
+        source.batches = [[.deviceAdded(InputDeviceInfo(id: 1, name: "kbd", sysname: "event0", capabilities: [.keyboard], isTouchscreen: false))],
+                          [.touchDown(device: 2, slot: 0, x: 799.5, y: 0.5, time: 3), .touchFrame(device: 2, time: 3)]]
+        var got: [InputEvent] = []
+        let input = try TouchInput(source: source, screen: ScreenTransform(portraitWidth: 480, portraitHeight: 800, rotation: .r90),
+                                   loop: loop) { got.append($0) }
+        input.dispatch()
+        #expect(source.sizes.allSatisfy { $0 == (800, 480) })
+        #expect(got.count == 3)
+        #expect(got[1] == .permissionDenied(path: "/dev/input/event5"))
+        // Panel (799.5, 0.5) on a panel turned 90°: the portrait top-left pixel.
+        #expect(got[2] == .touches([TouchChange(id: 0, phase: .down, point: Vec2(0.5, 0.5), time: 3, device: 2)]))
+        #expect(InputEvent.permissionMessage("/dev/input/event5").contains("'input' group"))
+    }
+}

@@ -362,6 +362,9 @@ def main():
     c.check(f"would use: Virtual-1 {w}x{h}" in devices and "Virtual-1: connected" in devices,
             "motionkiosk devices lists the connected Virtual-1 and would use it")
     c.check("keyboard" in devices, "motionkiosk devices lists the keyboard")
+    nobody = text("devices-nobody.txt")
+    c.check("/dev/dri/card0: permission denied" in nobody and "'video' group" in nobody and "'input' group" in nobody,
+            "a user without the video and input groups is told which groups are missing")
     rgb565 = text("rgb565.log")
     formats = re.search(r"primary plane \d+ \(formats ([^)]*)\)", devices)
     if formats and "RG16" in formats.group(1).split():

@@ -61,6 +61,8 @@ udevadm settle --timeout=30
 step "kdmode before: $(guest-touch kdmode)"
 echo "kdmode before: $(guest-touch kdmode)" > /tmp/kdmode.txt
 motionkiosk devices > /tmp/devices.txt 2>&1
+# A user outside the video and input groups gets told which group is missing.
+su -s /bin/sh -c "motionkiosk devices" nobody > /tmp/devices-nobody.txt 2>&1
 # RGB565: shown where the primary plane scans it out, otherwise refused in plain words.
 motionkiosk pattern --display drm --format rgb565 --seconds 1 --no-input > /tmp/rgb565.log 2>&1
 echo "exit status $?" >> /tmp/rgb565.log
