@@ -32,7 +32,7 @@ struct Devices: ParsableCommand {
             do {
                 fd = try system.open(path, flags: O_RDWR)
             } catch {
-                print("  \(path): \(DisplaySetupError.opening(error, path: path))")
+                print("  \(DisplaySetupError.opening(error, path: path))")
                 continue
             }
             defer { system.close(fd) }

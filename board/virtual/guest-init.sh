@@ -78,6 +78,11 @@ until grep -q "frame on screen" /tmp/app.log; do
 done
 step "frame on screen"
 shot pattern
+# A second kiosk while the first owns the display: told so plainly, or (auto) the virtual panel.
+motionkiosk pattern --display drm --seconds 1 --no-input > /tmp/second-drm.log 2>&1
+echo "exit status $?" >> /tmp/second-drm.log
+motionkiosk pattern --seconds 1 --no-input > /tmp/second-auto.log 2>&1
+echo "exit status $?" >> /tmp/second-auto.log
 echo "kdmode during: $(guest-touch kdmode)" >> /tmp/kdmode.txt
 
 if [ $MEASURE = 1 ]; then
