@@ -120,3 +120,11 @@ public final class LinuxSystem: SystemCalls {
     }
     public func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }
+
+/// CLOCK_MONOTONIC in microseconds. Free of state, so a reader thread may call it too; the
+/// loop's `Clock` reads the same clock through the event seam.
+public func monotonicMicroseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}
