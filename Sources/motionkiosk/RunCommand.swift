@@ -54,6 +54,7 @@ struct RunCommand: ParsableCommand {
         settings.attractAfter = .fromSeconds(configuration.exhibits.attractAfterSeconds)
         settings.options.motionCubeShapeCap = configuration.exhibits.motionCubeShapeCap
         settings.options.tiltBoxAltitudeGrey = configuration.exhibits.tiltBoxAltitudeGrey
+        settings.commissioningPress = configuration.exhibits.commissioningCornerPress ? 3_000_000 : nil
         let clock = MonotonicClock()
         settings.seed = seed ?? UInt64(truncatingIfNeeded: clock.now) | 1
         let fonts = try FontSet()
@@ -159,7 +160,7 @@ final class KioskSession {
     var keepAlive: [AnyObject] = []
     var recorder: TraceWriter?
 
-    private var app: KioskApp!
+    private var app: KioskApp!  // set once the display is up (sensors start just before)
     private var renderer: SceneRenderer!
     private var display: (any Display)?
     private var drm: DumbBufferDisplay?
@@ -196,14 +197,17 @@ final class KioskSession {
         if let note = console?.note { log.info(note) }
         try loop.addReader(display.fd) { [unowned self] in self.flipEventsReady() }
         self.display = display
+        startInput(screen: display.screen)
+        startSensors(rotation: display.screen.rotation)
         var s = settings
         s.width = display.screen.portraitWidth
         s.height = display.screen.portraitHeight
+        s.devices = ["display: \(display.name), rotation \(display.screen.rotation)°",
+                     "tilt: \(sensors?.accelerometer.name ?? "none")"]
         app = KioskApp(settings: s, fonts: fonts, log: log, start: clock.now)
         renderer = SceneRenderer(canvas: Canvas(buffer: display.backBuffer), fonts: fonts)
         wakeTimer = try loop.addTimer { [unowned self] in self.tick() }
-        startInput(screen: display.screen)
-        startSensors(rotation: display.screen.rotation)
+        if let sensors { app.motion(gravity: sensors.worldGravity, altitude: sensors.altitude) }
         try startHousekeeping()
         tick()
     }
@@ -250,10 +254,12 @@ final class KioskSession {
         for sample in update.samples {
             record(.accel(x: sample.vector.x, y: sample.vector.y, z: sample.vector.z), at: sample.time)
         }
-        if update.gravityChanged || update.altitudeChanged {
-            app.motion(gravity: sensors.worldGravity, altitude: sensors.altitude)
+        if let app {
+            if update.gravityChanged || update.altitudeChanged {
+                app.motion(gravity: sensors.worldGravity, altitude: sensors.altitude)
+            }
+            for _ in update.shakes { app.shake() }
         }
-        for _ in update.shakes { app.shake() }
         // Readable descriptors change on hot-plug: keep the loop's set equal to the sensors'.
         let wanted = Set(sensors.fileDescriptors)
         for (fd, token) in sensorReaders where !wanted.contains(fd) { loop.removeReader(token); sensorReaders[fd] = nil }
@@ -261,7 +267,7 @@ final class KioskSession {
             sensorReaders[fd] = try? loop.addReader(fd) { [unowned self] in self.serviceSensors() }
         }
         if let due = sensors.nextDeadline { try? sensorTimer?.arm(after: max(1, due - clock.now)) } else { sensorTimer?.disarm() }
-        if update.gravityChanged || !update.shakes.isEmpty { tick() }
+        if app != nil && (update.gravityChanged || !update.shakes.isEmpty) { tick() }
     }
 
     private func startHousekeeping() throws {
