@@ -29,6 +29,21 @@ public final class KioskApp {
         /// Devices in use, shown by the commissioning screen.
         public var devices: [String] = []
         public init() {}
+
+        /// For replaying a trace: one exhibit with no idle reset or attract loop, or the whole
+        /// kiosk from its launcher ("launcher", idle timer included).
+        public static func replay(exhibit: String, width: Int, height: Int, seed: UInt64) -> Settings {
+            var s = Settings()
+            s.width = width
+            s.height = height
+            s.seed = seed
+            if exhibit != "launcher" {
+                s.initialExhibit = exhibit
+                s.idleTimeout = nil
+                s.attractAfter = nil
+            }
+            return s
+        }
     }
 
     public enum Screen {
