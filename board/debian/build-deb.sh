@@ -33,7 +33,7 @@ Version: $version
 Architecture: $arch
 Maintainer: MotionKiosk maintainers <maintainers@motionkiosk.invalid>
 Installed-Size: $size
-Depends: libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, zlib1g, fonts-dejavu-core, systemd, adduser, udev
+Depends: libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, zlib1g, libstdc++6, fonts-dejavu-core, systemd, adduser, udev
 Section: misc
 Priority: optional
 Description: touch-and-tilt exhibits for museum kiosks
