@@ -25,7 +25,7 @@ public final class NewtonsCradle: Exhibit {
     static let stringLength = 190.0
     static let barY = 280.0
     /// Linear damping (1/s): a swing keeps most of its height for well over 10 s.
-    public static let swingResistance = 0.1
+    public static let swingResistance = 0.04
     /// Linear damping while a finger pushes the ball (about critical for the pendulum).
     static let gripResistance = 4.0
     /// tan of the largest angle the push can hold a single ball at.

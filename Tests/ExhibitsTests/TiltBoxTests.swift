@@ -297,20 +297,20 @@ import Sensors
     @Test func scalesTo720x1280() throws {
         var t = TraceBuilder()
         t.hold(accel: Self.flat, from: 0, to: 400)
-        t.hold(accel: Vec3(-9.81, 0, 0), from: 420, to: 800)
-        t.hold(accel: Vec3(0, 9.81, 0), from: 820, to: 5000)
-        for k in 0...10 { t.checkpoint("c\(k)", at: 400 + Double(k) * 300) }
+        // Right edge down only: the same story horizontally, 1.5 times larger.
+        t.hold(accel: Vec3(-9.81, 0, 0), from: 420, to: 3000)
+        for k in 0...12 { t.checkpoint("c\(k)", at: 400 + Double(k) * 50) }
+        t.checkpoint("end", at: 3000)
         let small = try replay(t.text, exhibit: "tilt-box", width: 480, height: 800)
         let large = try replay(t.text, exhibit: "tilt-box", width: 720, height: 1280)
-        // Same story scaled by 1.5 horizontally: times match, x and sizes scale; the box is in
-        // the bottom-right corner at the end of both.
-        for k in 0...10 {
+        for k in 0...12 {
             let a = box(small, "c\(k)"), b = box(large, "c\(k)")
             #expect(abs(b.side - 1.5 * a.side) < 1e-9)
-            #expect(abs(b.x - 1.5 * a.x) < 0.5, "c\(k): \(a.x) vs \(b.x)")
+            #expect(abs(b.x - 1.5 * a.x) < 1e-6, "c\(k): \(a.x) vs \(b.x)")
+            #expect(abs(b.y - 1280.0 / 800 * a.y) < 1e-9)
         }
-        #expect(box(small, "c10").color == box(large, "c10").color)
-        let end = box(large, "c10")
-        #expect(abs(end.x - (720 - 30 - 75)) < 1e-9 && abs(end.y - (1280 - 30 - 75)) < 1e-9)
+        let end = box(large, "end")
+        #expect(abs(end.x - (720 - 30 - 75)) < 1e-9 && abs(end.y - 640) < 1e-9)
+        #expect(end.color == box(small, "end").color)
     }
 }
