@@ -221,3 +221,19 @@ import Gestures
         print("newtons-cradle came to rest \(Double(rested - 2_500_000) / 1e6) s after release")
     }
 }
+
+extension NewtonsCradleTests {
+    /// The attract loop's demo pulls the left ball out: the right one answers.
+    @Test func demoTracePlaysAsIntended() throws {
+        var t = TraceBuilder()
+        t.lines = NewtonsCradle.demoTrace.split(separator: "\n").map(String.init)
+        t.checkpoint("pulled", at: 2100)
+        var names: [String] = []
+        for k in 0..<60 { names.append("d\(k)"); t.checkpoint("d\(k)", at: 2300 + Double(k) * 25) }
+        let r = try replay(t.text, exhibit: "newtons-cradle")
+        let lift = Self.rest[0].y - balls(r, "pulled")[0].y
+        #expect(lift > 25)
+        let peak = names.map { Self.rest[4].y - balls(r, $0)[4].y }.max()!
+        #expect(peak > 0.85 * lift, "\(peak) of \(lift)")
+    }
+}

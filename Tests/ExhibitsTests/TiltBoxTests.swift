@@ -314,3 +314,25 @@ import Sensors
         #expect(end.color == box(small, "end").color)
     }
 }
+
+extension TiltBoxTests {
+    /// The attract loop's demo does what it shows (no accelerometer: the box rests on the
+    /// bottom border): a double tap makes it round, a drag lifts it, it falls back, a long
+    /// press makes it square again.
+    @Test func demoTracePlaysAsIntended() throws {
+        var t = TraceBuilder()
+        t.lines = TiltBox.demoTrace.split(separator: "\n").map(String.init)
+        t.checkpoint("resting", at: 1400)
+        t.checkpoint("round", at: 2500)
+        t.checkpoint("lifted", at: 3800)
+        t.checkpoint("fallen", at: 5800)
+        t.checkpoint("square", at: 7500)
+        let r = try replay(t.text, exhibit: "tilt-box")
+        #expect(abs(box(r, "resting").y - 730) < 3 && box(r, "resting").color == borderColor(r, "resting", "bottom"))
+        #expect(box(r, "round").shape == "circle")
+        #expect(box(r, "lifted").y < 320 && box(r, "lifted").shape == "circle")
+        #expect(box(r, "fallen").y == 730)
+        #expect(box(r, "square").shape == "square" && box(r, "square").x == 180)
+        #expect(!r.app.isAnimating)
+    }
+}
