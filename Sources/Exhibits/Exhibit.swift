@@ -80,7 +80,8 @@ public struct ExhibitState: Sendable {
 /// One exhibit. The kiosk creates a fresh instance to reset it.
 public protocol Exhibit: AnyObject {
     static var info: ExhibitInfo { get }
-    /// The built-in demo the attract loop plays: a trace (JSON Lines, times from 0) of touches.
+    /// The built-in demo the attract loop plays: a trace (JSON Lines, times from 0) of touches,
+    /// in pixels of a 480 px wide screen (the attract loop scales them by `width / 480`).
     static var demoTrace: String { get }
 
     /// Sets up the exhibit's recognizers in `gestures`; `random` is its own seeded stream.
