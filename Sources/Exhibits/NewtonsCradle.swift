@@ -90,8 +90,6 @@ public final class NewtonsCradle: Exhibit {
         }
         world.addBehavior(gravity)
         world.addBehavior(collision)
-        // Hanging still from the start: no settling wobble for the first visitor to see.
-        world.advance(by: world.timeStep)
 
         gestures.attachToItems(hitTest: { [unowned self] p in self.ball(at: p) }) { [unowned self] index in
             [PanGestureRecognizer(name: "push ball \(index)") { [unowned self] pan in self.push(index, pan) }]
