@@ -277,10 +277,16 @@ public final class TiltBox: Exhibit {
 
     public func draw(into list: inout [DrawCommand]) -> Color {
         for (edge, r) in borderRects { list.append(.fillPixels(r, TiltBox.borderColors[edge]!)) }
+        // A darker rim keeps the box readable when it has taken the colour of the border it
+        // sits against.
+        let rim = 2 * scale
+        let dark = Color(r: UInt8(Double(color.r) * 0.7), g: UInt8(Double(color.g) * 0.7), b: UInt8(Double(color.b) * 0.7))
         if isCircle {
-            list.append(.circle(center: center, radius: side / 2, color: color))
+            list.append(.circle(center: center, radius: side / 2, color: dark))
+            list.append(.circle(center: center, radius: side / 2 - rim, color: color))
         } else {
-            list.append(.rect(Rect(center: center, width: side, height: side), transform: .identity, color: color))
+            list.append(.rect(Rect(center: center, width: side, height: side), transform: .identity, color: dark))
+            list.append(.rect(Rect(center: center, width: side - 2 * rim, height: side - 2 * rim), transform: .identity, color: color))
         }
         return background
     }

@@ -111,14 +111,25 @@ import Sensors
         #expect(bool(r, "t90", "resting") == true)
         #expect(!r.app.isAnimating && r.app.nextDeadline == nil)
         // The frame shows the box in the border's colour just inside the border.
+        // (Inside its darker rim, 2 px at 480 wide.)
+        let d = 5 * scale
         let inside: Vec2
         switch edge {
-        case "right": inside = Vec2(w - border - 3, end.y)
-        case "left": inside = Vec2(border + 2, end.y)
-        case "bottom": inside = Vec2(end.x, h - border - 3)
-        default: inside = Vec2(end.x, border + 2)
+        case "right": inside = Vec2(w - border - d, end.y)
+        case "left": inside = Vec2(border + d, end.y)
+        case "bottom": inside = Vec2(end.x, h - border - d)
+        default: inside = Vec2(end.x, border + d)
         }
         #expect(pixel(r, "t90", inside) == borderColor(r, "t90", edge))
+        // The rim sets it apart from the border it sits against.
+        let rim: Vec2
+        switch edge {
+        case "right": rim = Vec2(w - border - 1, end.y)
+        case "left": rim = Vec2(border, end.y)
+        case "bottom": rim = Vec2(end.x, h - border - 1)
+        default: rim = Vec2(end.x, border)
+        }
+        #expect(pixel(r, "t90", rim) != borderColor(r, "t90", edge))
     }
 
     @Test func aSlightTiltBelowFrictionDoesNotMoveIt() throws {
