@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["Geometry"]),
         .target(name: "Trace", dependencies: ["Geometry"]),
         .target(name: "Sensors", dependencies: ["Geometry", "Syscalls", "Diagnostics"]),
-        .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "Diagnostics", "CDRM", "CInput", "CPNG"]),
+        .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "Diagnostics", "Trace", "CDRM", "CInput", "CPNG"]),
 
         .target(name: "Exhibits",
                 dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics"]),
@@ -66,6 +66,6 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "Geometry"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry", "Trace"]),
     ]
 )

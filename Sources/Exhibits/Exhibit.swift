@@ -35,6 +35,9 @@ public struct ExhibitEnvironment {
     public var startTime: Microseconds
     /// Where the app draws its home control: exhibits keep their own controls clear of it.
     public var homeControl: Rect?
+    /// The devices in use, one line each ("display: …", "touch: …", "tilt: …"), for the
+    /// commissioning screen.
+    public var devices: [String] = []
 
     public init(width: Int, height: Int, fonts: FontSet, options: ExhibitOptions = .init(), log: Log,
                 startTime: Microseconds = 0, homeControl: Rect? = nil) {
@@ -92,6 +95,9 @@ public protocol Exhibit: AnyObject {
     func motion(gravity: Vec2, altitude: Double?)
     /// One shake of the stand (already debounced: one shake, one call).
     func shake()
+    /// Every touch frame before the gesture recognizers see it (the commissioning screen
+    /// draws a dot under every finger); most exhibits ignore it.
+    func touches(_ frame: TouchFrame)
     /// Moves the exhibit's own time (physics, ticks) forward to `time`.
     func advance(to time: Microseconds)
     /// True while something moves: the kiosk keeps drawing frames. False lets it sleep.
@@ -106,6 +112,7 @@ public protocol Exhibit: AnyObject {
 
 public extension Exhibit {
     func shake() {}
+    func touches(_ frame: TouchFrame) {}
     var nextDeadline: Microseconds? { nil }
 
     /// The demo as touch frames; a demo that does not parse is a bug the catalog tests catch.
@@ -124,5 +131,9 @@ public extension Exhibit {
 /// Every exhibit the kiosk knows, in the launcher's default order.
 public enum ExhibitCatalog {
     public static let all: [any Exhibit.Type] = [TiltBox.self, NewtonsCradle.self, GridBlock.self]
-    public static func type(named name: String) -> (any Exhibit.Type)? { all.first { $0.info.name == name } }
+    /// The installers' screen: opened from config or a long press, never a launcher tile.
+    public static let installerScreens: [any Exhibit.Type] = [Commissioning.self]
+    public static func type(named name: String) -> (any Exhibit.Type)? {
+        all.first { $0.info.name == name } ?? installerScreens.first { $0.info.name == name }
+    }
 }

@@ -1,3 +1,5 @@
+import Trace
+
 /// A JSON value with object keys kept in insertion order, so that state dumps are stable
 /// byte for byte: the same seed and trace give the same file.
 public indirect enum JSONValue: Equatable, Sendable {
@@ -79,23 +81,6 @@ public indirect enum JSONValue: Equatable, Sendable {
     }
 
     static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += FlatJSONPrinter.string(s)
     }
 }

@@ -23,7 +23,27 @@ public final class KioskApp {
         public var attractAfter: Microseconds? = 300_000_000
         public var options = ExhibitOptions()
         public var seed: UInt64 = 1
+        /// A long press this long in the launcher's top-left corner opens the commissioning
+        /// screen; nil turns it off.
+        public var commissioningPress: Microseconds? = 3_000_000
+        /// Devices in use, shown by the commissioning screen.
+        public var devices: [String] = []
         public init() {}
+
+        /// For replaying a trace: one exhibit with no idle reset or attract loop, or the whole
+        /// kiosk from its launcher ("launcher", idle timer included).
+        public static func replay(exhibit: String, width: Int, height: Int, seed: UInt64) -> Settings {
+            var s = Settings()
+            s.width = width
+            s.height = height
+            s.seed = seed
+            if exhibit != "launcher" {
+                s.initialExhibit = exhibit
+                s.idleTimeout = nil
+                s.attractAfter = nil
+            }
+            return s
+        }
     }
 
     public enum Screen {
@@ -91,8 +111,10 @@ public final class KioskApp {
     }
 
     private func environment() -> ExhibitEnvironment {
-        ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options,
-                           log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
+        var e = ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options,
+                                   log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
+        e.devices = settings.devices
+        return e
     }
 
     // MARK: Screens
@@ -106,6 +128,16 @@ public final class KioskApp {
         launcher = Launcher(width: settings.width, height: settings.height, fonts: fonts,
                             exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
                             gestures: gestures) { [unowned self] name in self.open(name) }
+        if let hold = settings.commissioningPress {
+            // Installers only: a long press where no tile is, in the top-left corner.
+            let corner = Rect(x: 0, y: 0, width: 96 * scale, height: 80 * scale)
+            let press = LongPressGestureRecognizer(region: corner, name: "commissioning") { [unowned self] p in
+                if p.state == .began { self.open(Commissioning.info.name) }
+            }
+            press.minimumPressDuration = hold
+            press.allowableMovement = 20 * scale
+            gestures.add(press)
+        }
     }
 
     /// Opens exhibit `name` fresh (also how an exhibit is reset).
@@ -156,7 +188,11 @@ public final class KioskApp {
             if e.phase == .up || e.phase == .cancel { touchGoesHome[e.slot] = nil }
         }
         if !toHome.isEmpty { homeGestures.handle(TouchFrame(time: frame.time, events: toHome)) }
-        if !toScreen.isEmpty { gestures.handle(TouchFrame(time: frame.time, events: toScreen)) }
+        if !toScreen.isEmpty {
+            let f = TouchFrame(time: frame.time, events: toScreen)
+            exhibit?.touches(f)
+            gestures.handle(f)
+        }
     }
 
     /// A touchscreen went away: its touches end as cancelled.

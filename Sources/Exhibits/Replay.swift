@@ -113,3 +113,26 @@ public final class ReplayRunner {
         }
     }
 }
+
+/// Plays an exhibit's built-in demo on a display and hands back its last frame: the
+/// previews a developer's machine or CI writes when no display can be driven.
+public enum DemoPreview {
+    /// Runs `name`'s demo to its end (plus `settle` for things to come to rest) and returns
+    /// the frame as it then stands, with the state.
+    public static func play(_ name: String, settings base: KioskApp.Settings, display: any Display, fonts: FontSet,
+                            log: Log, settle: Microseconds = 1_500_000) throws -> (frame: PixelBuffer, state: JSONValue)? {
+        guard let type = ExhibitCatalog.type(named: name) else { return nil }
+        var settings = base
+        settings.initialExhibit = name
+        settings.locked = nil
+        settings.idleTimeout = nil
+        settings.attractAfter = nil
+        var records = try TraceReader.records(in: type.demoTrace, source: "\(name) demo")
+        let end = (records.last?.t ?? 0) + Double(settle) / 1000
+        records.append(TraceRecord(t: end, .checkpoint(name: "preview")))
+        let runner = ReplayRunner(settings: settings, display: display, fonts: fonts, log: log)
+        var result: (PixelBuffer, JSONValue)?
+        try runner.run(records) { checkpoint in result = (checkpoint.frame, checkpoint.state) }
+        return result
+    }
+}

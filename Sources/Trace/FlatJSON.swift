@@ -206,7 +206,8 @@ struct FlatJSONParser {
     }
 }
 
-enum FlatJSONPrinter {
+/// How the project writes JSON scalars: traces here, state dumps in Exhibits.
+public enum FlatJSONPrinter {
     /// Integral values print without a fraction (as in the issue's examples); everything else
     /// uses Swift's shortest representation that reads back to the same Double.
     static func number(_ v: Double) -> String {
@@ -215,7 +216,8 @@ enum FlatJSONPrinter {
         return v.description
     }
 
-    static func string(_ s: String) -> String {
+    /// `s` as a JSON string literal, quotes included.
+    public static func string(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

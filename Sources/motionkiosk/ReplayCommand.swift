@@ -51,15 +51,7 @@ struct ReplayCommand: ParsableCommand {
         }
         try makeDirectories(out)
 
-        var settings = KioskApp.Settings()
-        settings.width = width
-        settings.height = height
-        settings.seed = seed
-        if exhibit != "launcher" {
-            settings.initialExhibit = exhibit
-            settings.idleTimeout = nil
-            settings.attractAfter = nil
-        }
+        let settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed)
         let log = Log(minimum: .warning)
         let fonts = try FontSet()
         let panel = VirtualPanel(width: width, height: height)

@@ -1,0 +1,242 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+import Raster
+import Syscalls
+
+/// A DRM/KMS scanout: the portrait picture is drawn into a cached RAM back buffer; each
+/// frame copies the damaged rectangles, turned onto the panel, into a free dumb buffer
+/// (each buffer keeps its own outstanding damage) and flips to it with an event. Scanout
+/// memory is only written, never read: on the Pi it is write-combined.
+///
+/// Atomic commits (checked with TEST_ONLY first) where the driver offers them, otherwise
+/// SetCrtc once and PageFlip after. `restore()` puts the previous CRTC setup back, so the
+/// console returns.
+public final class DumbBufferDisplay: Display {
+    public let name: String
+    public let screen: ScreenTransform
+    public let backBuffer: PixelBuffer
+    public let fd: Int32
+    public let cardPath: String
+    public let choice: DRMOutputChoice
+    public let format: PixelFormat
+    public private(set) var usesAtomic: Bool
+    public private(set) var pacing: FramePacing
+    /// Frames that reached the screen (flip events, or the first SetCrtc).
+    public private(set) var framesShown = 0
+    /// What happened on the way that the user may want to know ("atomic TEST_ONLY refused: …").
+    public private(set) var notes: [String] = []
+
+    private let system: any SystemCalls
+    private let drm: any DRMCalls
+    private let clock: any Clock
+    private struct Scanout { var buffer: DRMDumbBuffer; var framebufferId: UInt32; var memory: UnsafeMutableRawPointer }
+    private var scanouts: [Scanout] = []
+    private var damage: BufferDamage
+    private var front: Int?
+    private var pending: Int?
+    private var modeBlob: UInt32 = 0
+    private var modeSet = false
+    private var restored = false
+    private let saved: DRMCrtc
+
+    /// Takes ownership of `fd` (an open DRM card whose master we are).
+    public init(system: any SystemCalls, drm: any DRMCalls, clock: any Clock, fd: Int32, card: DRMCard,
+                choice: DRMOutputChoice, format: PixelFormat, bufferCount: Int, allowAtomic: Bool = true) throws(DisplaySetupError) {
+        self.system = system; self.drm = drm; self.clock = clock; self.fd = fd
+        self.cardPath = card.path; self.choice = choice; self.format = format
+        screen = choice.screen
+        saved = choice.crtc
+        backBuffer = PixelBuffer(width: screen.portraitWidth, height: screen.portraitHeight, format: .xrgb8888)
+        let count = min(3, max(2, bufferCount))
+        damage = BufferDamage(bufferCount: count, bounds: backBuffer.bounds)
+        pacing = FramePacing(refreshMilliHertz: choice.mode.refreshMilliHertz)
+        let cardName = card.path.split(separator: "/").last.map(String.init) ?? card.path
+        name = "DRM \(cardName) \(choice.connector.name) \(choice.mode) rotation \(choice.rotation.rawValue) \(format.rawValue)"
+        usesAtomic = false
+
+        do throws(SystemError) {
+            for _ in 0..<count {
+                let b = try drm.createDumbBuffer(fd: fd, width: choice.mode.width, height: choice.mode.height,
+                                                 bitsPerPixel: format.bytesPerPixel * 8)
+                var framebuffer: UInt32 = 0
+                do throws(SystemError) {
+                    framebuffer = try drm.addFramebuffer(fd: fd, width: choice.mode.width, height: choice.mode.height,
+                                                         fourcc: fourcc(format), handle: b.handle, pitch: b.pitch)
+                    let memory = try system.mmap(length: b.size, protection: PROT_READ | PROT_WRITE, flags: MAP_SHARED,
+                                                 fd: fd, offset: Int64(bitPattern: b.mapOffset))
+                    scanouts.append(Scanout(buffer: b, framebufferId: framebuffer, memory: memory))
+                } catch {
+                    if framebuffer != 0 { drm.removeFramebuffer(fd: fd, id: framebuffer) }
+                    drm.destroyDumbBuffer(fd: fd, handle: b.handle)
+                    throw error
+                }
+            }
+        } catch {
+            releaseBuffers()
+            throw DisplaySetupError.modesetting(error, card: card.path)
+        }
+        if !allowAtomic {
+            notes.append("atomic modesetting switched off; using SetCrtc and PageFlip")
+        } else if card.supportsAtomic, choice.plane != nil {
+            do {
+                modeBlob = try drm.createModeBlob(fd: fd, mode: choice.mode)
+                if let request = modesetRequest(framebuffer: scanouts[0].framebufferId) {
+                    try drm.atomicCommit(fd: fd, request, flags: atomicTestOnly | atomicAllowModeset, userData: 0)
+                    usesAtomic = true
+                } else {
+                    notes.append("atomic: the driver lacks a property the commit needs; using legacy modesetting")
+                }
+            } catch {
+                if error.errno == EACCES || error.errno == EPERM {
+                    releaseBuffers()
+                    throw .notMaster(card: card.path)
+                }
+                notes.append("atomic TEST_ONLY refused (\(error)); using legacy modesetting")
+            }
+        }
+    }
+
+    deinit { restore() }
+
+    // DRM_MODE_ATOMIC_* and DRM_MODE_PAGE_FLIP_EVENT (drm_mode.h).
+    private let pageFlipEvent: UInt32 = 0x01
+    private let atomicTestOnly: UInt32 = 0x0100
+    private let atomicNonblock: UInt32 = 0x0200
+    private let atomicAllowModeset: UInt32 = 0x0400
+
+    private func modesetRequest(framebuffer: UInt32) -> [DRMPropertyValue]? {
+        guard let plane = choice.plane else { return nil }
+        let c = choice.connector, crtc = choice.crtc
+        let w = UInt64(choice.mode.width), h = UInt64(choice.mode.height)
+        var out: [DRMPropertyValue] = []
+        func add(_ id: UInt32, _ props: [String: UInt32], _ name: String, _ value: UInt64) -> Bool {
+            guard let p = props[name] else { return false }
+            out.append(DRMPropertyValue(objectId: id, propertyId: p, value: value))
+            return true
+        }
+        let ok = add(c.id, c.propertyIds, "CRTC_ID", UInt64(crtc.id))
+            && add(crtc.id, crtc.propertyIds, "MODE_ID", UInt64(modeBlob))
+            && add(crtc.id, crtc.propertyIds, "ACTIVE", 1)
+            && add(plane.id, plane.propertyIds, "FB_ID", UInt64(framebuffer))
+            && add(plane.id, plane.propertyIds, "CRTC_ID", UInt64(crtc.id))
+            && add(plane.id, plane.propertyIds, "SRC_X", 0) && add(plane.id, plane.propertyIds, "SRC_Y", 0)
+            && add(plane.id, plane.propertyIds, "SRC_W", w << 16) && add(plane.id, plane.propertyIds, "SRC_H", h << 16)
+            && add(plane.id, plane.propertyIds, "CRTC_X", 0) && add(plane.id, plane.propertyIds, "CRTC_Y", 0)
+            && add(plane.id, plane.propertyIds, "CRTC_W", w) && add(plane.id, plane.propertyIds, "CRTC_H", h)
+        return ok ? out : nil
+    }
+
+    /// Whether a frame may go out now (see `FramePacing`).
+    public func frameDecision() -> FramePacing.Decision { pacing.decide(now: clock.now) }
+    public var flipPending: Bool { pending != nil }
+
+    /// Copies the damage into a free buffer and flips to it. If the previous flip is still
+    /// in flight this waits for it; callers that follow `frameDecision()` never wait.
+    public func present(damage rects: [PixelRect]) throws {
+        if restored { return }
+        damage.record(rects)
+        if modeSet && rects.allSatisfy({ $0.intersection(backBuffer.bounds).isEmpty }) { return }
+        if pending != nil && freeBuffer() == nil { try waitForFlip() }
+        guard let target = freeBuffer() else { return }
+        let owed = damage.take(for: target)
+        let s = scanouts[target]
+        rotateCopy(from: backBuffer, rects: owed, to: s.memory, pitch: s.buffer.pitch, format: format, transform: screen)
+        if pending != nil { try waitForFlip() }
+        do {
+            try submit(target)
+        } catch {
+            throw DisplaySetupError.modesetting(error, card: cardPath)
+        }
+    }
+
+    private func freeBuffer() -> Int? {
+        scanouts.indices.first { $0 != front && $0 != pending }
+    }
+
+    private func submit(_ index: Int) throws(SystemError) {
+        let fb = scanouts[index].framebufferId
+        let crtc = choice.crtc.id
+        if !modeSet {
+            if usesAtomic, let request = modesetRequest(framebuffer: fb) {
+                try drm.atomicCommit(fd: fd, request, flags: atomicAllowModeset | pageFlipEvent, userData: UInt64(index + 1))
+                pending = index
+                pacing.submitted(at: clock.now)
+            } else {
+                try drm.setCrtc(fd: fd, crtcId: crtc, bufferId: fb, x: 0, y: 0, connectorIds: [choice.connector.id], mode: choice.mode)
+                // SetCrtc is synchronous: the frame is on screen when it returns.
+                front = index
+                framesShown += 1
+                pacing.submitted(at: clock.now, awaitingFlip: false)
+            }
+            modeSet = true
+            return
+        }
+        if usesAtomic, let plane = choice.plane, let fbProp = plane.propertyIds["FB_ID"] {
+            try drm.atomicCommit(fd: fd, [DRMPropertyValue(objectId: plane.id, propertyId: fbProp, value: UInt64(fb))],
+                                 flags: atomicNonblock | pageFlipEvent, userData: UInt64(index + 1))
+        } else {
+            try drm.pageFlip(fd: fd, crtcId: crtc, bufferId: fb, userData: UInt64(index + 1))
+        }
+        pending = index
+        pacing.submitted(at: clock.now)
+    }
+
+    /// Reads the flip events queued on `fd` (call when the main loop finds it readable).
+    /// Returns how many frames reached the screen.
+    @discardableResult
+    public func readFlipEvents() throws(SystemError) -> Int {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
+        defer { buffer.deallocate() }
+        let n = try system.read(fd, into: buffer)
+        let events = parseDRMEvents(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        var shown = 0
+        for _ in events where pending != nil {
+            front = pending
+            pending = nil
+            pacing.flipCompleted()
+            framesShown += 1
+            shown += 1
+        }
+        return shown
+    }
+
+    private func waitForFlip() throws {
+        // The DRM fd blocks on read until an event is queued.
+        while pending != nil { try readFlipEvents() }
+    }
+
+    /// Puts back the CRTC as it was before (the console's framebuffer) and frees the buffers.
+    public func restore() {
+        if restored { return }
+        restored = true
+        if pending != nil { try? waitForFlip() }
+        if modeSet {
+            do {
+                if saved.bufferId != 0, let mode = saved.mode {
+                    try drm.setCrtc(fd: fd, crtcId: saved.id, bufferId: saved.bufferId, x: saved.x, y: saved.y,
+                                    connectorIds: [choice.connector.id], mode: mode)
+                } else {
+                    try drm.setCrtc(fd: fd, crtcId: saved.id, bufferId: 0, x: 0, y: 0, connectorIds: [], mode: nil)
+                }
+            } catch {
+                // Closing the card still makes the kernel's fbdev client restore the console.
+                notes.append("restoring the previous CRTC failed: \(error)")
+            }
+        }
+        releaseBuffers()
+        if modeBlob != 0 { drm.destroyBlob(fd: fd, id: modeBlob); modeBlob = 0 }
+        drm.dropMaster(fd: fd)
+        system.close(fd)
+    }
+
+    private func releaseBuffers() {
+        for s in scanouts {
+            system.munmap(s.memory, length: s.buffer.size)
+            drm.removeFramebuffer(fd: fd, id: s.framebufferId)
+            drm.destroyDumbBuffer(fd: fd, handle: s.buffer.handle)
+        }
+        scanouts = []
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystem
+
+/// epoll, timerfd and signalfd: what the main loop waits with.
+public protocol EventCalls: AnyObject {
+    func epollCreate() throws(SystemError) -> Int32
+    /// Watches `fd` for input; `token` comes back from `epollWait`.
+    func epollAdd(_ epfd: Int32, fd: Int32, token: UInt64) throws(SystemError)
+    func epollRemove(_ epfd: Int32, fd: Int32)
+    /// Blocks until something is ready (timeoutMilliseconds -1: forever); returns the tokens.
+    func epollWait(_ epfd: Int32, maxEvents: Int, timeoutMilliseconds: Int32) throws(SystemError) -> [UInt64]
+    /// A monotonic, non-blocking timerfd.
+    func timerCreate() throws(SystemError) -> Int32
+    /// Arms a timer to fire after `delay` µs, then every `interval` µs (0: once); delay 0 disarms.
+    func timerSet(_ fd: Int32, delay: Int64, interval: Int64) throws(SystemError)
+    /// Clears a timerfd's readiness; returns how many expirations it counted.
+    func drainTimer(_ fd: Int32) -> UInt64
+    /// Blocks these signals for the process and returns a signalfd delivering them.
+    func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32
+    /// Reads one pending signal from a signalfd, nil when none.
+    func readSignal(_ fd: Int32) -> Int32?
+    /// Monotonic clock in µs.
+    func monotonicMicroseconds() -> Int64
+}
+
+public final class LinuxEvents: EventCalls {
+    public init() {}
+
+    public func epollCreate() throws(SystemError) -> Int32 {
+        let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        if fd < 0 { throw SystemError(errno: errno, attempt: "epoll_create1") }
+        return fd
+    }
+    public func epollAdd(_ epfd: Int32, fd: Int32, token: UInt64) throws(SystemError) {
+        var ev = epoll_event()
+        ev.events = EPOLLIN.rawValue
+        ev.data.u64 = token
+        if epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0 { throw SystemError(errno: errno, attempt: "epoll_ctl ADD fd \(fd)") }
+    }
+    public func epollRemove(_ epfd: Int32, fd: Int32) {
+        var ev = epoll_event()
+        _ = epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &ev)
+    }
+    public func epollWait(_ epfd: Int32, maxEvents: Int, timeoutMilliseconds: Int32) throws(SystemError) -> [UInt64] {
+        var events = [epoll_event](repeating: epoll_event(), count: maxEvents)
+        while true {
+            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, Int32(maxEvents), timeoutMilliseconds) }
+            if n >= 0 { return (0..<Int(n)).map { events[$0].data.u64 } }
+            if errno == EINTR { continue }
+            throw SystemError(errno: errno, attempt: "epoll_wait")
+        }
+    }
+    public func timerCreate() throws(SystemError) -> Int32 {
+        let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        if fd < 0 { throw SystemError(errno: errno, attempt: "timerfd_create") }
+        return fd
+    }
+    public func timerSet(_ fd: Int32, delay: Int64, interval: Int64) throws(SystemError) {
+        func ts(_ us: Int64) -> timespec { timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000) }
+        var spec = itimerspec(it_interval: ts(interval), it_value: ts(max(0, delay)))
+        if timerfd_settime(fd, 0, &spec, nil) < 0 { throw SystemError(errno: errno, attempt: "timerfd_settime") }
+    }
+    public func drainTimer(_ fd: Int32) -> UInt64 {
+        var count: UInt64 = 0
+        let n = withUnsafeMutableBytes(of: &count) { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return n == 8 ? count : 0
+    }
+    public func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32 {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        if sigprocmask(SIG_BLOCK, &set, nil) < 0 { throw SystemError(errno: errno, attempt: "sigprocmask") }
+        let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        if fd < 0 { throw SystemError(errno: errno, attempt: "signalfd") }
+        return fd
+    }
+    public func readSignal(_ fd: Int32) -> Int32? {
+        var info = signalfd_siginfo()
+        let n = withUnsafeMutableBytes(of: &info) { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return n == MemoryLayout<signalfd_siginfo>.size ? Int32(info.ssi_signo) : nil
+    }
+    public func monotonicMicroseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000 + Int64(t.tv_nsec) / 1000
+    }
+}

@@ -1,0 +1,260 @@
+import Testing
+import Geometry
+import Syscalls
+@testable import Platform
+
+@Suite struct TouchTranslatorTests {
+    /// The finger on the panel pixel that shows portrait pixel (x, y) must land on that
+    /// portrait pixel, in every rotation: picture and touch come from one transform.
+    @Test(arguments: PanelRotation.allCases)
+    func touchLandsOnThePixelThePictureShowsThere(rotation: PanelRotation) {
+        let screen = ScreenTransform(portraitWidth: 480, portraitHeight: 800, rotation: rotation)
+        var t = TouchTranslator(screen: screen)
+        for (x, y) in [(0, 0), (479, 0), (0, 799), (479, 799), (120, 200), (301, 577)] {
+            let panel = screen.panelPixel(fromPortraitX: x, y: y)
+            // libinput's *_transformed gives continuous panel coordinates: the pixel's centre.
+            _ = t.translate(.touchDown(device: 1, slot: 0, x: Double(panel.x) + 0.5, y: Double(panel.y) + 0.5, time: 10))
+            let out = t.translate(.touchFrame(device: 1, time: 10))
+            guard case .touches(let touches) = out.first else { Issue.record("no frame"); return }
+            #expect(touches.count == 1)
+            #expect(abs(touches[0].point.x - (Double(x) + 0.5)) < 1e-9 && abs(touches[0].point.y - (Double(y) + 0.5)) < 1e-9,
+                    "rotation \(rotation): panel \(panel) → \(touches[0].point), expected pixel \(x),\(y)")
+            _ = t.translate(.touchUp(device: 1, slot: 0, time: 11))
+            _ = t.translate(.touchFrame(device: 1, time: 11))
+        }
+    }
+
+    @Test func eventsOfOneFrameArriveTogether() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r0))
+        #expect(t.translate(.touchDown(device: 1, slot: 0, x: 10, y: 20, time: 5)).isEmpty)
+        #expect(t.translate(.touchDown(device: 1, slot: 1, x: 30, y: 40, time: 5)).isEmpty)
+        #expect(t.translate(.touchFrame(device: 1, time: 5)) == [.touches([
+            TouchChange(id: 0, phase: .down, point: Vec2(10, 20), time: 5, device: 1),
+            TouchChange(id: 1, phase: .down, point: Vec2(30, 40), time: 5, device: 1)])])
+        _ = t.translate(.touchMotion(device: 1, slot: 1, x: 35, y: 45, time: 6))
+        _ = t.translate(.touchUp(device: 1, slot: 0, time: 6))
+        #expect(t.translate(.touchFrame(device: 1, time: 6)) == [.touches([
+            TouchChange(id: 1, phase: .motion, point: Vec2(35, 45), time: 6, device: 1),
+            TouchChange(id: 0, phase: .up, point: Vec2(10, 20), time: 6, device: 1)])])
+        #expect(t.activeTouchIds == [1])
+        // Motion or lift of a finger never put down is dropped.
+        _ = t.translate(.touchUp(device: 1, slot: 5, time: 7))
+        #expect(t.translate(.touchFrame(device: 1, time: 7)).isEmpty)
+    }
+
+    @Test func unpluggingCancelsThatDevicesTouchesOnly() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r0))
+        _ = t.translate(.touchDown(device: 1, slot: 0, x: 10, y: 20, time: 5))
+        _ = t.translate(.touchDown(device: 2, slot: 1, x: 50, y: 60, time: 5))
+        _ = t.translate(.touchFrame(device: 1, time: 5))
+        let out = t.translate(.deviceRemoved(device: 1))
+        #expect(out == [.touches([TouchChange(id: 0, phase: .cancel, point: Vec2(10, 20), time: 5, device: 1)]), .deviceRemoved(device: 1)])
+        #expect(t.activeTouchIds == [1])
+        // A device plugged in afterwards works at once.
+        _ = t.translate(.deviceAdded(InputDeviceInfo(id: 3, name: "new", sysname: "event9", capabilities: [.touch], isTouchscreen: true)))
+        _ = t.translate(.touchDown(device: 3, slot: 0, x: 1, y: 2, time: 9))
+        #expect(t.translate(.touchFrame(device: 3, time: 9)) == [.touches([TouchChange(id: 0, phase: .down, point: Vec2(1, 2), time: 9, device: 3)])])
+    }
+
+    @Test func aMouseIsOneFinger() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r90))
+        let id = TouchTranslator.mouseTouchId
+        #expect(t.translate(.pointerMotion(device: 4, dx: 10, dy: -20, time: 1)).isEmpty)    // hovering: no touch
+        #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: true, time: 2))
+                == [.touches([TouchChange(id: id, phase: .down, point: Vec2(60, 80), time: 2, device: 4)])])
+        #expect(t.translate(.pointerMotion(device: 4, dx: 500, dy: 0, time: 3))
+                == [.touches([TouchChange(id: id, phase: .motion, point: Vec2(99, 80), time: 3, device: 4)])])
+        #expect(t.translate(.pointerButton(device: 4, button: 0x111, pressed: true, time: 4)).isEmpty)   // right button
+        // An absolute pointer (a tablet) maps through the panel rotation like a touchscreen.
+        #expect(t.translate(.pointerAbsolute(device: 4, x: 200, y: 30, time: 5))
+                == [.touches([TouchChange(id: id, phase: .motion, point: Vec2(30, 0), time: 5, device: 4)])])
+        #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: false, time: 6))
+                == [.touches([TouchChange(id: id, phase: .up, point: Vec2(30, 0), time: 6, device: 4)])])
+    }
+
+    @Test func arrowsTiltAndEscapeLeaves() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r0))
+        #expect(t.translate(.key(device: 2, code: 1, pressed: true, time: 1)) == [.key(KeyEvent(code: 1, pressed: true, command: .leave, time: 1))])
+        #expect(t.translate(.key(device: 2, code: 105, pressed: true, time: 2)) == [.key(KeyEvent(code: 105, pressed: true, command: .tiltLeft, time: 2))])
+        #expect(TouchTranslator.command(106) == .tiltRight && TouchTranslator.command(103) == .tiltUp && TouchTranslator.command(108) == .tiltDown)
+        #expect(TouchTranslator.command(30) == nil)
+    }
+}
+
+/// epoll, timerfd and signalfd on a virtual clock: epoll_wait with nothing ready jumps the
+/// clock to the earliest armed timer.
+final class FakeEvents: EventCalls {
+    var now: Int64 = 0
+    var timers: [Int32: (deadline: Int64, interval: Int64)] = [:]
+    var watched: [Int32: UInt64] = [:]
+    var ready: Set<Int32> = []
+    var expirations: [Int32: UInt64] = [:]
+    var waits = 0
+    private var nextFd: Int32 = 100
+
+    func epollCreate() throws(SystemError) -> Int32 { 3 }
+    func epollAdd(_ epfd: Int32, fd: Int32, token: UInt64) throws(SystemError) { watched[fd] = token }
+    func epollRemove(_ epfd: Int32, fd: Int32) { watched[fd] = nil }
+    func epollWait(_ epfd: Int32, maxEvents: Int, timeoutMilliseconds: Int32) throws(SystemError) -> [UInt64] {
+        waits += 1
+        if ready.isEmpty, let (fd, t) = timers.filter({ $0.value.deadline > 0 }).min(by: { $0.value.deadline < $1.value.deadline }) {
+            now = max(now, t.deadline)
+            expirations[fd, default: 0] += 1
+            timers[fd] = t.interval > 0 ? (t.deadline + t.interval, t.interval) : (0, 0)
+            ready.insert(fd)
+        }
+        if ready.isEmpty { throw SystemError(errno: 4, attempt: "epoll_wait would block forever") }
+        return ready.sorted().compactMap { watched[$0] }
+    }
+    func timerCreate() throws(SystemError) -> Int32 { nextFd += 1; return nextFd }
+    func timerSet(_ fd: Int32, delay: Int64, interval: Int64) throws(SystemError) {
+        timers[fd] = delay > 0 ? (now + delay, interval) : (0, 0)
+    }
+    func drainTimer(_ fd: Int32) -> UInt64 {
+        ready.remove(fd)
+        defer { expirations[fd] = 0 }
+        return expirations[fd] ?? 0
+    }
+    func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32 { nextFd += 1; return nextFd }
+    func readSignal(_ fd: Int32) -> Int32? { ready.remove(fd) != nil ? 15 : nil }
+    func monotonicMicroseconds() -> Int64 { now }
+}
+
+@Suite struct EventLoopTests {
+    @Test func timersFireInOrderOnTheVirtualClock() throws {
+        let events = FakeEvents()
+        let loop = try EventLoop(events: events)
+        var fired: [(String, Int64)] = []
+        let slow = try loop.addTimer { fired.append(("slow", events.now)) }
+        let tick = try loop.addTimer { fired.append(("tick", events.now)); if fired.count == 4 { loop.stop() } }
+        try slow.arm(after: 25_000)
+        try tick.arm(after: 10_000, every: 10_000)
+        try loop.run()
+        #expect(fired.map(\.0) == ["tick", "tick", "slow", "tick"])
+        #expect(fired.map(\.1) == [10_000, 20_000, 25_000, 30_000])
+        #expect(loop.wakeups == 4)
+    }
+
+    @Test func disarmedTimersStaySilentAndReadersRunWhenReady() throws {
+        let events = FakeEvents()
+        let loop = try EventLoop(events: events)
+        let never = try loop.addTimer { Issue.record("a disarmed timer fired") }
+        try never.arm(after: 5)
+        never.disarm()
+        #expect(!never.isArmed)
+        var reads = 0
+        let token = try loop.addReader(42) { reads += 1; events.ready.remove(42); loop.stop() }
+        events.ready.insert(42)
+        try loop.run()
+        #expect(reads == 1)
+        loop.removeReader(token)
+        #expect(events.watched[42] == nil)
+    }
+
+    @Test func signalsArriveThroughTheLoop() throws {
+        let events = FakeEvents()
+        let loop = try EventLoop(events: events)
+        var got: [Int32] = []
+        try loop.onSignals([15, 2]) { got.append($0); loop.stop() }
+        events.ready.insert(events.watched.first!.key)
+        try loop.run()
+        #expect(got == [15])
+    }
+}
+
+@Suite struct HotplugWaitTests {
+    /// A udev monitor whose fd is readable while events are queued.
+    final class FakeMonitor: UdevMonitoring {
+        let fd: Int32 = 55
+        let events: FakeEvents
+        var queued: [UdevDevice] = []
+        init(events: FakeEvents) { self.events = events }
+        func push(_ d: UdevDevice) { queued.append(d); events.ready.insert(fd) }
+        func receive() -> UdevDevice? {
+            if queued.isEmpty { events.ready.remove(fd); return nil }
+            return queued.removeFirst()
+        }
+    }
+    final class FakeUdev: UdevCalls {
+        let monitor: FakeMonitor
+        init(events: FakeEvents) { monitor = FakeMonitor(events: events) }
+        func devices(subsystem: String) -> [UdevDevice] { [] }
+        func monitor(subsystems: [String]) throws(SystemError) -> any UdevMonitoring { monitor }
+    }
+
+    @Test func startsOnceADisplayIsConnected() throws {
+        let events = FakeEvents(), udev = FakeUdev(events: events), loop = try EventLoop(events: events)
+        let system = FakeSystem()
+        system.directories["/dev/dri"] = ["card0"]
+        let drm = FakeDRM(card: Cards.twoConnectors(dsiConnected: false))
+        var attempts = 0
+        var shown: DumbBufferDisplay?
+        let wait = try DRMHotplugWait(
+            udev: udev, loop: loop,
+            open: { () throws(DisplaySetupError) -> DumbBufferDisplay in
+                attempts += 1
+                return try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())
+            },
+            ready: { shown = $0; loop.stop() },
+            failed: { Issue.record("gave up: \($0)"); loop.stop() })
+        let change = UdevDevice(syspath: "/sys/card0", sysname: "card0", subsystem: "drm", devnode: "/dev/dri/card0",
+                                action: "change", properties: ["HOTPLUG": "1"])
+        // A uevent while nothing is connected: keep waiting. Then the panel is plugged in.
+        udev.monitor.push(change)
+        let plug = try loop.addTimer {
+            drm.card = Cards.twoConnectors()
+            udev.monitor.push(change)
+        }
+        try plug.arm(after: 1_000)
+        try loop.run()
+        _ = wait
+        #expect(attempts == 2)
+        #expect(shown?.choice.connector.name == "DSI-1")
+        #expect(events.watched[55] == nil)     // no longer listening
+    }
+
+    @Test func givesUpOnErrorsAHotplugCannotFix() throws {
+        let events = FakeEvents(), udev = FakeUdev(events: events), loop = try EventLoop(events: events)
+        var failure: DisplaySetupError?
+        let wait = try DRMHotplugWait(
+            udev: udev, loop: loop,
+            open: { () throws(DisplaySetupError) -> DumbBufferDisplay in throw .notMaster(card: "/dev/dri/card0") },
+            ready: { _ in Issue.record("opened") },
+            failed: { failure = $0; loop.stop() })
+        udev.monitor.push(UdevDevice(syspath: "/sys/card0", sysname: "card0", subsystem: "drm", devnode: nil, action: "change"))
+        try loop.run()
+        _ = wait
+        #expect(failure == .notMaster(card: "/dev/dri/card0"))
+    }
+}
+
+@Suite struct TouchInputTests {
+    final class ScriptedSource: InputEventSource {
+        let fd: Int32 = 77
+        var deniedDevices: [String] = []
+        var batches: [[RawInputEvent]] = []
+        var sizes: [(Int, Int)] = []
+        func readEvents(panelWidth: Int, panelHeight: Int) -> [RawInputEvent] {
+            sizes.append((panelWidth, panelHeight))
+            return batches.isEmpty ? [] : batches.removeFirst()
+        }
+    }
+
+    @Test func readsInPanelPixelsAndReportsEachDeniedDeviceOnce() throws {
+        let loop = try EventLoop(events: FakeEvents())
+        let source = ScriptedSource()
+        source.deniedDevices = ["/dev/input/event5"]
+        source.batches = [[.deviceAdded(InputDeviceInfo(id: 1, name: "kbd", sysname: "event0", capabilities: [.keyboard], isTouchscreen: false))],
+                          [.touchDown(device: 2, slot: 0, x: 799.5, y: 0.5, time: 3), .touchFrame(device: 2, time: 3)]]
+        var got: [InputEvent] = []
+        let input = try TouchInput(source: source, screen: ScreenTransform(portraitWidth: 480, portraitHeight: 800, rotation: .r90),
+                                   loop: loop) { got.append($0) }
+        input.dispatch()
+        #expect(source.sizes.allSatisfy { $0 == (800, 480) })
+        #expect(got.count == 3)
+        #expect(got[1] == .permissionDenied(path: "/dev/input/event5"))
+        // Panel (799.5, 0.5) on a panel turned 90°: the portrait top-left pixel.
+        #expect(got[2] == .touches([TouchChange(id: 0, phase: .down, point: Vec2(0.5, 0.5), time: 3, device: 2)]))
+        #expect(InputEvent.permissionMessage("/dev/input/event5").contains("'input' group"))
+    }
+}

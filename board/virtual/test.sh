@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The virtual board: a real Debian kernel under QEMU (TCG) with virtio-gpu DRM, udevd,
+# libinput and a uinput touchscreen, running the release motionkiosk. For a portrait
+# 480x800 and a landscape 800x480 panel it checks that the scanout equals the app's own
+# frame (turned for the panel) pixel for pixel, that a tap and a two-finger pinch arrive at
+# the right portrait coordinates, that unplugging and re-plugging the touchscreen keeps the
+# app running with working input, and that SIGTERM gives the console back.
+# Everything the guest runs comes from Debian packages (plus our binary and guest-touch).
+# Exits non-zero when any check fails. Work files: board/virtual/work/ (git-ignored).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=$HERE/work
+mkdir -p "$WORK"
+export DEBIAN_FRONTEND=noninteractive
+T0=$(date +%s)
+say() { echo "virtual-board: $*"; }
+
+# --- Host packages -------------------------------------------------------------------
+# qemu-system-x86: the machine; busybox-static, udev, kmod, i2c-tools: the guest's userland
+# (copied from the host installation); cpio, zstd: the initramfs; gcc: guest-touch.
+HOST_PACKAGES="qemu-system-x86 busybox-static udev kmod i2c-tools cpio zstd gcc libc6-dev python3"
+missing=()
+for p in $HOST_PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]}"
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- The app and the guest helper ------------------------------------------------------
+say "building motionkiosk (release)"
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product motionkiosk 2>&1 | tail -n 3)
+APP="$ROOT/.build/release/motionkiosk"
+gcc -O2 -Wall -o "$WORK/guest-touch" "$HERE/guest-touch.c"
+
+# --- Kernel (downloaded, never installed) --------------------------------------------
+ABI=${MK_KERNEL_ABI:-$(apt-cache depends linux-image-amd64 | grep -o 'linux-image-[0-9][^ ]*-amd64' | head -n 1 | sed 's/^linux-image-//')}
+[ -n "$ABI" ] || { say "cannot tell the kernel ABI from apt-cache depends linux-image-amd64"; exit 1; }
+KDIR="$WORK/kernel-$ABI"
+if [ ! -f "$KDIR/boot/vmlinuz-$ABI" ]; then
+    say "downloading linux-image-$ABI"
+    mkdir -p "$WORK/debs" && rm -rf "$KDIR"
+    (cd "$WORK/debs" && apt-get download "linux-image-$ABI" >/dev/null)
+    dpkg-deb -x "$WORK"/debs/linux-image-"$ABI"_*.deb "$KDIR"
+    depmod -b "$KDIR" "$ABI"
+fi
+
+# --- Base initramfs (cached) ---------------------------------------------------------
+# Copies a file and every library ldd names, at the same paths (lib and lib64 are
+# symlinks into usr/, as on merged-/usr Debian).
+copy_libs() {
+    local stage=$1; shift
+    for f in "$@"; do
+        { ldd "$f" 2>/dev/null || true; } | { grep -o '/[^ ]*' || true; } | while read -r lib; do
+            [ -e "$stage$lib" ] || cp -L --parents "$lib" "$stage"
+        done
+    done
+}
+copy_with_libs() {
+    local stage=$1; shift
+    for f in "$@"; do cp -L --parents "$f" "$stage"; done
+    copy_libs "$stage" "$@"
+}
+
+MODULES="virtio_pci virtio_gpu evdev uinput psmouse 9pnet_virtio 9p"
+versions=$(dpkg-query -W -f='${Package}=${Version} ' busybox-static udev kmod i2c-tools libinput10 libinput-bin 2>/dev/null || true)
+KEY=$( (echo "$ABI $MODULES $versions"; sed -n '/^# --- Base initramfs/,/^# --- End of base/p' "$0") | sha256sum | cut -c1-16)
+BASE="$WORK/base-$KEY.cpio.zst"
+if [ ! -f "$BASE" ]; then
+    say "building the base initramfs"
+    STAGE="$WORK/stage-base"
+    rm -rf "$STAGE" && mkdir -p "$STAGE"/{usr/bin,usr/sbin,usr/lib,usr/lib64,bin,sbin,etc,proc,sys,dev,run,tmp,host}
+    ln -s usr/lib "$STAGE/lib" && ln -s usr/lib64 "$STAGE/lib64"
+    cp /bin/busybox "$STAGE/bin/busybox" && ln -s busybox "$STAGE/bin/sh"
+    copy_with_libs "$STAGE" /usr/bin/udevadm /usr/bin/kmod /usr/sbin/i2cset /usr/sbin/i2cget /usr/sbin/i2cdetect
+    mkdir -p "$STAGE/usr/lib/systemd"
+    ln -s /usr/bin/udevadm "$STAGE/usr/lib/systemd/systemd-udevd"
+    for t in modprobe insmod rmmod depmod lsmod; do ln -sf /usr/bin/kmod "$STAGE/sbin/$t"; done
+    cp -a /usr/lib/udev "$STAGE/usr/lib/"
+    mkdir -p "$STAGE/usr/share"
+    cp -a /usr/share/libinput "$STAGE/usr/share/"
+    [ -d /usr/share/libwacom ] && cp -a /usr/share/libwacom "$STAGE/usr/share/"
+    printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$STAGE/etc/passwd"
+    printf 'root:x:0:\ntty:x:5:\nvideo:x:44:\ninput:x:105:\nrender:x:106:\nnogroup:x:65534:\n' > "$STAGE/etc/group"
+    # Kernel modules with their dependencies.
+    for m in $MODULES; do
+        modprobe -d "$KDIR" -S "$ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+    done | sort -u | while read -r ko; do
+        rel=${ko#"$KDIR"}
+        mkdir -p "$STAGE$(dirname "$rel")" && cp "$ko" "$STAGE$rel"
+    done
+    cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$STAGE/lib/modules/$ABI/" 2>/dev/null || true
+    depmod -b "$STAGE" "$ABI"
+    (cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet | zstd -3 -q -f -o "$BASE")
+    rm -rf "$STAGE"
+fi
+# --- End of base ---------------------------------------------------------------------
+
+# --- The app layer, appended uncompressed --------------------------------------------
+STAGE="$WORK/stage-app"
+rm -rf "$STAGE" && mkdir -p "$STAGE/usr/local/bin" "$STAGE/usr/lib" "$STAGE/usr/lib64"
+ln -s usr/lib "$STAGE/lib" && ln -s usr/lib64 "$STAGE/lib64"
+cp "$HERE/guest-init.sh" "$STAGE/init" && chmod 755 "$STAGE/init"
+cp "$APP" "$WORK/guest-touch" "$STAGE/usr/local/bin/"
+copy_libs "$STAGE" "$APP"
+INITRD="$WORK/initrd.img"
+cp "$BASE" "$INITRD"
+# The kernel looks for the next archive's cpio magic at a 4-byte aligned offset: pad with zeros.
+truncate -s $(( ($(stat -c %s "$INITRD") + 511) / 512 * 512 )) "$INITRD"
+(cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet) >> "$INITRD"
+
+# --- Boot it, once per panel -----------------------------------------------------------
+# Panel size and the rotation the app must choose for it (auto: landscape is turned to portrait).
+status=0
+measure=--measure legacy=""
+for panel in ${MK_BOARD_PANELS:-480x800:0 800x480:90}; do
+    size=${panel%:*} rotation=${panel#*:}
+    python3 "$HERE/board.py" --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --panel "$size" --rotation "$rotation" \
+        --out "$WORK/run-$size" $measure $legacy || status=1
+    # The first panel measures the figures; the second runs the legacy SetCrtc + PageFlip path.
+    measure="" legacy=--legacy
+done
+say "$(( $(date +%s) - T0 )) s in all; $([ $status = 0 ] && echo "every check passed" || echo "SOME CHECKS FAILED")"
+exit $status
