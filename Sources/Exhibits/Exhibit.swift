@@ -83,7 +83,8 @@ public struct ExhibitState: Sendable {
 /// One exhibit. The kiosk creates a fresh instance to reset it.
 public protocol Exhibit: AnyObject {
     static var info: ExhibitInfo { get }
-    /// The built-in demo the attract loop plays: a trace (JSON Lines, times from 0) of touches.
+    /// The built-in demo the attract loop plays: a trace (JSON Lines, times from 0) of touches,
+    /// in pixels of a 480 px wide screen (the attract loop scales them by `width / 480`).
     static var demoTrace: String { get }
 
     /// Sets up the exhibit's recognizers in `gestures`; `random` is its own seeded stream.
@@ -129,7 +130,7 @@ public extension Exhibit {
 
 /// Every exhibit the kiosk knows, in the launcher's default order.
 public enum ExhibitCatalog {
-    public static let all: [any Exhibit.Type] = [GridBlock.self]
+    public static let all: [any Exhibit.Type] = [TiltBox.self, NewtonsCradle.self, GridBlock.self]
     /// The installers' screen: opened from config or a long press, never a launcher tile.
     public static let installerScreens: [any Exhibit.Type] = [Commissioning.self]
     public static func type(named name: String) -> (any Exhibit.Type)? {
