@@ -127,7 +127,12 @@ public enum DemoPreview {
         settings.locked = nil
         settings.idleTimeout = nil
         settings.attractAfter = nil
-        var records = try TraceReader.records(in: type.demoTrace, source: "\(name) demo")
+        // Demos are written for a 480 px wide screen, like the attract loop's.
+        let scale = Double(settings.width) / 480
+        var records = try TraceReader.records(in: type.demoTrace, source: "\(name) demo").map { r -> TraceRecord in
+            guard case let .touch(phase, id, x, y) = r.payload else { return r }
+            return TraceRecord(t: r.t, .touch(phase: phase, id: id, x: x * scale, y: y * scale))
+        }
         let end = (records.last?.t ?? 0) + Double(settle) / 1000
         records.append(TraceRecord(t: end, .checkpoint(name: "preview")))
         let runner = ReplayRunner(settings: settings, display: display, fonts: fonts, log: log)
