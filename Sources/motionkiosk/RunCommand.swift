@@ -62,7 +62,7 @@ struct RunCommand: ParsableCommand {
 
         let udev = try? LibUdev()
         let choice = try chooseDisplay(options, udev: udev, clock: clock)
-        if case .virtual(let reason) = choice {
+        if case .virtual(let reason) = choice, options.display != .virtual {
             settings.width = configuration.display.virtualSize.width
             settings.height = configuration.display.virtualSize.height
             log.warning("no display can be driven (\(reason)); playing each exhibit's demo on the virtual panel instead")
@@ -109,7 +109,11 @@ struct RunCommand: ParsableCommand {
                 },
                 failed: { error in log.error("\(error)"); loop.stop() })
         case .virtual:
-            break
+            let panel = options.mode == nil
+                ? VirtualPanel(width: configuration.display.virtualSize.width, height: configuration.display.virtualSize.height)
+                : options.virtualPanel()
+            log.info("running on the virtual panel (\(panel.name)) as asked")
+            try session.start(virtual: panel)
         }
         defer { _ = hotplug }
         try loop.run()
@@ -196,6 +200,16 @@ final class KioskSession {
         console = TextConsole(system: LinuxSystem.shared)
         if let note = console?.note { log.info(note) }
         try loop.addReader(display.fd) { [unowned self] in self.flipEventsReady() }
+        try start(display)
+    }
+
+    /// The live kiosk on the in-memory panel: input and sensors as on a stand, no scanout.
+    func start(virtual panel: VirtualPanel) throws {
+        try start(panel)
+        if !readySent { readySent = true; try? notifier.ready(status: "virtual panel") }
+    }
+
+    private func start(_ display: any Display) throws {
         self.display = display
         startInput(screen: display.screen)
         startSensors(rotation: display.screen.rotation)
@@ -407,7 +421,7 @@ final class KioskSession {
             console?.restore()
             for note in drm.notes { log.debug(note) }
         }
-        log.info("stopped after \(wakeups) wakeups")
+        log.info("stopped after \(wakeups) wakeups, RSS \(residentKilobytes() / 1024) MB")
     }
 }
 
