@@ -31,6 +31,9 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
 
         .target(name: "CSystem", path: "Sources/CShims/CSystem"),
+        // Box2D 2.4 running the kiosk500 scene: the Dynamics benchmark's anchor only.
+        .target(name: "CBox2DScene", path: "Sources/CShims/CBox2DScene",
+                linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("stdc++")]),
 
         .target(name: "Geometry", swiftSettings: optimize),
         .target(name: "KioskConfig", dependencies: ["Sensors"]),
@@ -41,7 +44,7 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["Geometry"]),
         .target(name: "Trace", dependencies: ["Geometry"]),
         .target(name: "Sensors", dependencies: ["Geometry", "Syscalls", "Diagnostics"]),
-        .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "Diagnostics", "CDRM", "CInput", "CPNG"]),
+        .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "Diagnostics", "Trace", "CDRM", "CInput", "CPNG"]),
 
         .target(name: "Exhibits",
                 dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics"]),
@@ -50,11 +53,11 @@ let package = Package(
                           dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "motionkiosk-bench",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo"],
+                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene"],
                           swiftSettings: optimize),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors"]),
-        .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "Geometry"]),
+        .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
         .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -63,6 +66,6 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "Geometry"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry", "Trace"]),
     ]
 )

@@ -29,6 +29,16 @@ public final class Canvas {
     public private(set) var damageRects: [PixelRect] = []
     public var maxDamageRects = 32
 
+    /// When set, drawing touches only pixels inside this rectangle (and the canvas): a
+    /// renderer repainting one damaged rectangle redraws every shape crossing it, and the
+    /// clip keeps those shapes from painting over pixels outside it. Coverage inside the clip
+    /// is exactly what it would be without it.
+    public var clip: PixelRect? = nil {
+        didSet { drawable = clip.map { $0.intersection(bounds) } ?? bounds }
+    }
+    /// The canvas, cut down to `clip`.
+    public private(set) lazy var drawable: PixelRect = bounds
+
     // Cell buffer: for every pixel, the signed height (cover) and signed area an outline
     // leaves there. Rows × (width + 1) pairs of Float, zero except during a fill.
     private let cells: UnsafeMutablePointer<SIMD2<Float>>
@@ -78,7 +88,7 @@ public final class Canvas {
 
     /// Records `rect` (clipped to the canvas) as changed.
     public func addDamage(_ rect: PixelRect) {
-        let r = rect.intersection(bounds)
+        let r = rect.intersection(drawable)
         if r.isEmpty { return }
         damage = damage.union(r)
         if damageCollapsed {
@@ -127,7 +137,7 @@ public final class Canvas {
 
     /// Fills whole pixels; blends when `color` is translucent.
     public func fillRect(_ rect: PixelRect, color: Color) {
-        let r = rect.intersection(bounds)
+        let r = rect.intersection(drawable)
         if r.isEmpty || color.a == 0 { return }
         addDamage(r)
         switch buffer.format {
@@ -145,6 +155,37 @@ public final class Canvas {
                 let row = buffer.row16(y) + r.x
                 if a == 255 { fillSpan16(row, r.width, v) } else {
                     for i in 0..<r.width { row[i] = blend565(row[i], src, a) }
+                }
+            }
+        }
+    }
+
+    /// Fills whole pixels with a linear gradient from `start` (top, or left when not
+    /// `vertical`) to `end`, opaque. On RGB565 a 4×4 ordered (Bayer) dither spreads each
+    /// channel between its two nearest levels, so the 5- and 6-bit steps do not show as bands.
+    public func fillGradient(_ rect: PixelRect, from start: Color, to end: Color, vertical: Bool = true) {
+        let r = rect.intersection(drawable)
+        if r.isEmpty { return }
+        addDamage(r)
+        let length = Double(vertical ? rect.height : rect.width)
+        let s = SIMD3<Double>(Double(start.r), Double(start.g), Double(start.b))
+        let e = SIMD3<Double>(Double(end.r), Double(end.g), Double(end.b))
+        // Bayer 4×4 thresholds (0…15) as fractions of a level, centred in their sixteenths.
+        let bayer: [Double] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5].map { ($0 + 0.5) / 16 }
+        for y in r.y..<r.maxY {
+            for x in r.x..<r.maxX {
+                let position = Double(vertical ? y - rect.y : x - rect.x) + 0.5
+                let c = s + (e - s) * (position / length)
+                switch buffer.format {
+                case .xrgb8888:
+                    let q = (c + 0.5).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
+                    buffer.row32(y)[x] = 0xFF00_0000 | UInt32(q.x) << 16 | UInt32(q.y) << 8 | UInt32(q.z)
+                case .rgb565:
+                    let t = bayer[(y & 3) * 4 + (x & 3)]
+                    let r5 = Swift.min(Swift.max((c.x * 31 / 255 + t).rounded(.down), 0), 31)
+                    let g6 = Swift.min(Swift.max((c.y * 63 / 255 + t).rounded(.down), 0), 63)
+                    let b5 = Swift.min(Swift.max((c.z * 31 / 255 + t).rounded(.down), 0), 31)
+                    buffer.row16(y)[x] = UInt16(r5) << 11 | UInt16(g6) << 5 | UInt16(b5)
                 }
             }
         }
@@ -276,47 +317,35 @@ public final class Canvas {
 
     // MARK: Convex shapes: row by row, two chains
 
-    /// One side of a convex shape within one row: up to two straight pieces. For a piece whose
-    /// x runs linearly over [lo, hi] during height h, the area of pixel column c lying left of
-    /// it is h·(G(hi − c) − G(lo − c)) / (hi − lo), with G the integral of clamp(z, 0, 1).
+    /// One side of a convex shape within one row, as one straight piece whose x runs
+    /// linearly over [lo, hi] while y crosses the row part of height h. The area of pixel
+    /// column c lying left of it is h·(G(hi − c) − G(lo − c)) / (hi − lo), with G the
+    /// integral of clamp(z, 0, 1); k = h / (hi − lo) = |dy/dx| comes from the segment, so
+    /// no row needs a division.
     private struct RowSide {
-        var lo0 = 0.0, hi0 = 0.0, k0 = 0.0, lo1 = 0.0, hi1 = 0.0, k1 = 0.0
-        var count = 0
-        var minX = Double.infinity, maxX = -Double.infinity
+        var lo: Double, hi: Double, k: Double
 
-        /// A piece from xa to xb over height h of a segment whose |dy/dx| is `steepness`
-        /// (passed in so that no row needs a division).
-        @inline(__always) mutating func add(_ xa: Double, _ xb: Double, _ h: Double, _ steepness: Double) -> Bool {
-            if count == 2 { return false }
-            var lo = Swift.min(xa, xb)
-            var hi = Swift.max(xa, xb), k = steepness
-            if hi - lo < 1e-3 {
+        @inline(__always) init(_ xa: Double, _ xb: Double, _ h: Double, _ steepness: Double) {
+            lo = Swift.min(xa, xb); hi = Swift.max(xa, xb); k = steepness
+            if hi - lo < 1e-6 {
                 // A (nearly) vertical piece gets a hair of width around its mean x, so that
-                // one formula serves (and stays well-conditioned in Float).
+                // one formula serves.
                 let mid = (lo + hi) * 0.5
-                lo = mid - 0.5e-3; hi = mid + 0.5e-3; k = h * 1e3
+                lo = mid - 0.5e-6; hi = mid + 0.5e-6; k = h * 1e6
             }
-            if count == 0 { lo0 = lo; hi0 = hi; k0 = k } else { lo1 = lo; hi1 = hi; k1 = k }
-            count += 1
-            if lo < minX { minX = lo }
-            if hi > maxX { maxX = hi }
-            return true
         }
         @inline(__always) static func integral(_ z: Double) -> Double {
             let zc = Swift.min(Swift.max(z, 0), 1)
             return zc * zc * 0.5 + Swift.max(z - 1, 0)
         }
-        /// For a single piece inside column c over height h: the area left of it.
+        /// Area left of the piece in column c, when the piece lies inside that column.
         @inline(__always) func singleColumnArea(_ c: Int, _ h: Double) -> Double {
-            h * ((lo0 + hi0) * 0.5 - Double(c))
+            h * ((lo + hi) * 0.5 - Double(c))
         }
-
-        /// Area of pixel column `c` (within the row) left of this side.
+        /// Area left of the piece in column c.
         @inline(__always) func areaLeft(_ c: Int) -> Double {
             let x = Double(c)
-            var a = k0 * (RowSide.integral(hi0 - x) - RowSide.integral(lo0 - x))
-            if count == 2 { a += k1 * (RowSide.integral(hi1 - x) - RowSide.integral(lo1 - x)) }
-            return a
+            return k * (RowSide.integral(hi - x) - RowSide.integral(lo - x))
         }
     }
 
@@ -353,9 +382,11 @@ public final class Canvas {
         if let coverageSink {
             convex(CoveragePainter(base: coverageSink, width: buffer.width), n)
         } else {
-            switch buffer.format {
-            case .xrgb8888: convex(XRGBPainter(buffer: buffer, color: color), n)
-            case .rgb565: convex(RGB565Painter(buffer: buffer, color: color), n)
+            switch (buffer.format, clip) {
+            case (.xrgb8888, nil): convex(XRGBPainter(buffer: buffer, color: color), n)
+            case (.rgb565, nil): convex(RGB565Painter(buffer: buffer, color: color), n)
+            case (.xrgb8888, _?): convex(ClippedPainter(XRGBPainter(buffer: buffer, color: color), drawable), n)
+            case (.rgb565, _?): convex(ClippedPainter(RGB565Painter(buffer: buffer, color: color), drawable), n)
             }
         }
     }
@@ -381,30 +412,29 @@ public final class Canvas {
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row), yMin), y1 = Swift.min(Double(row + 1), yMax)
             // Fast path, most rows of most shapes: each side crosses the row as one straight
-            // piece less than three pixels wide, inside the canvas. The edge pixels' coverage
-            // is then a closed form (see `RowSide`), with no cells.
-            var ls = RowSide(), rs = RowSide()
-            if simpleSides(left, right, y0, y1, w, &ls, &rs) {
-                if rs.maxX <= 0 || ls.minX >= w { continue } // the row's part lies off the canvas
+            // piece, inside the canvas (or wholly beyond the edge it faces). The edge pixels'
+            // coverage is then a closed form (see `RowSide`), with no cells.
+            if let (ls, rs) = simpleSides(left, right, y0, y1, w) {
+                if rs.hi <= 0 || ls.lo >= w { continue } // the row's part lies off the canvas
                 let hh = y1 - y0
                 let pixels = painter.row(row)
                 var gapStart = 0, gapEnd = buffer.width
-                if ls.maxX > 0 {
-                    let l0 = Int(ls.minX), l1 = Int(ls.maxX)
+                if ls.hi > 0 {
+                    let l0 = Int(ls.lo), l1 = Int(ls.hi)
                     if l0 == l1 {
                         paintEdge(painter, pixels, l0, Float(hh - ls.singleColumnArea(l0, hh)))
                     } else {
-                        for c in l0...l1 { paintEdge(painter, pixels, c, Float(hh - ls.areaLeft(c))) }
+                        paintSide(painter, pixels, ls, l0, l1, hh, left: true)
                     }
                     gapStart = l1 + 1
                     if l0 < minCol { minCol = l0 }
                 }
-                if rs.minX < w {
-                    let r0 = Int(rs.minX), r1 = Int(rs.maxX)
+                if rs.lo < w {
+                    let r0 = Int(rs.lo), r1 = Int(rs.hi)
                     if r0 == r1 {
                         paintEdge(painter, pixels, r0, Float(rs.singleColumnArea(r0, hh)))
                     } else {
-                        for c in r0...r1 { paintEdge(painter, pixels, c, Float(rs.areaLeft(c))) }
+                        paintSide(painter, pixels, rs, r0, r1, hh, left: false)
                     }
                     gapEnd = r0
                     if r1 > maxCol { maxCol = r1 }
@@ -440,25 +470,41 @@ public final class Canvas {
         }
     }
 
-    /// True when both chains cross the row [y0, y1] as one straight piece each, less than
-    /// three pixels wide, each inside the canvas or wholly beyond its left (for the left side)
-    /// or right (for the right side) edge, in different columns; then `l` and `r` hold them.
-    @inline(__always) private func simpleSides(_ left: Chain, _ right: Chain, _ y0: Double, _ y1: Double, _ w: Double,
-                                               _ l: inout RowSide, _ r: inout RowSide) -> Bool {
-        guard right.a.y <= y0 && right.b.y >= y1 && left.a.y <= y0 && left.b.y >= y1 && y1 > y0 else { return false }
+    /// When both chains cross the row [y0, y1] as one straight piece each, each inside the
+    /// canvas or wholly beyond its left (for the left side) or right (for the right side)
+    /// edge, in different columns: those pieces as (left, right).
+    @inline(__always) private func simpleSides(_ left: Chain, _ right: Chain, _ y0: Double, _ y1: Double,
+                                               _ w: Double) -> (RowSide, RowSide)? {
+        guard right.a.y <= y0 && right.b.y >= y1 && left.a.y <= y0 && left.b.y >= y1 && y1 > y0 else { return nil }
         let ra = right.a.x + (y0 - right.a.y) * right.dxdy, rb = right.a.x + (y1 - right.a.y) * right.dxdy
         let la = left.a.x + (y0 - left.a.y) * left.dxdy, lb = left.a.x + (y1 - left.a.y) * left.dxdy
-        if ra + rb >= la + lb {
-            _ = r.add(ra, rb, y1 - y0, right.steepness)
-            _ = l.add(la, lb, y1 - y0, left.steepness)
-        } else {
-            _ = l.add(ra, rb, y1 - y0, right.steepness)
-            _ = r.add(la, lb, y1 - y0, left.steepness)
-        }
-        let leftOK = l.maxX <= 0 || (l.minX >= 0 && l.maxX < w && l.maxX - l.minX < 3)
-        let rightOK = r.minX >= w || (r.minX >= 0 && r.maxX < w && r.maxX - r.minX < 3)
+        let h = y1 - y0
+        let one = RowSide(ra, rb, h, right.steepness), other = RowSide(la, lb, h, left.steepness)
+        let swapped = ra + rb < la + lb
+        let l = swapped ? one : other, r = swapped ? other : one
+        let leftOK = l.hi <= 0 || (l.lo >= 0 && l.hi < w)
+        let rightOK = r.lo >= w || (r.lo >= 0 && r.hi < w)
         // Sides sharing a column need cells (their coverages subtract in the same pixel).
-        return leftOK && rightOK && (l.maxX <= 0 || r.minX >= w || Int(l.maxX) < Int(r.minX))
+        guard leftOK && rightOK && (l.hi <= 0 || r.lo >= w || Int(l.hi) < Int(r.lo)) else { return nil }
+        return (l, r)
+    }
+
+    /// The pixels of one single-piece side over columns c0 < c1. Columns the piece crosses
+    /// from side to side have an area that falls linearly (by |dy/dx| per column), so only the
+    /// two end columns need the general form.
+    @inline(__always) private func paintSide<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                         _ side: RowSide, _ c0: Int, _ c1: Int, _ hh: Double,
+                                                         left: Bool) {
+        let sign: Double = left ? -1 : 1, base = left ? hh : 0
+        paintEdge(painter, pixels, c0, Float(base + sign * side.areaLeft(c0)))
+        var a = side.k * (side.hi - Double(c0 + 1) - 0.5)
+        var c = c0 + 1
+        while c < c1 {
+            paintEdge(painter, pixels, c, Float(base + sign * a))
+            a -= side.k
+            c += 1
+        }
+        paintEdge(painter, pixels, c1, Float(base + sign * side.areaLeft(c1)))
     }
 
     @inline(__always) private func paintEdge<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
@@ -466,25 +512,6 @@ public final class Canvas {
         // No test for "nothing to do": weight 0 leaves the pixel as it was, and the branch
         // would be unpredictable.
         painter.pixel(pixels, x, Swift.min(abs(coverage), 1))
-    }
-
-    /// Collects the (at most two) straight pieces of `chain` between y0 and y1; false if
-    /// there are more (then the caller uses cells).
-    @inline(__always) private func gather(_ chain: inout Chain, _ n: Int, _ bottom: Int, _ y0: Double, _ y1: Double,
-                                          _ side: inout RowSide) -> Bool {
-        while true {
-            if chain.b.y > y0 {
-                let sy0 = Swift.max(chain.a.y, y0), sy1 = Swift.min(chain.b.y, y1)
-                if sy1 > sy0 {
-                    let xa = chain.a.x + (sy0 - chain.a.y) * chain.dxdy
-                    let xb = sy1 == chain.b.y ? chain.b.x : chain.a.x + (sy1 - chain.a.y) * chain.dxdy
-                    if !side.add(xa, xb, sy1 - sy0, chain.steepness) { return false }
-                }
-                if chain.b.y >= y1 { return true }
-            }
-            if chain.next == bottom { return true }
-            chain.advance(vertices, n)
-        }
     }
 
     /// Deposits the part of `chain` between y0 and y1 (one row) into `rowCells`.
@@ -591,6 +618,8 @@ public final class Canvas {
             walkColumns(base, xa, xb, dy, &lo, &hi)
             return
         }
+        // Overflowed geometry (coordinates near Double's limits) draws nothing rather than trap.
+        if xa.isNaN || xb.isNaN || dy.isNaN { return }
         var xa = xa, xb = xb, dy = dy
         if xa <= 0 && xb <= 0 {
             accumulate(base, dy, 0)
@@ -711,11 +740,11 @@ public final class Canvas {
         if let coverageSink {
             sweep(CoveragePainter(base: coverageSink, width: buffer.width), &minCol, &maxCol)
         } else {
-            switch buffer.format {
-            case .xrgb8888:
-                sweep(XRGBPainter(buffer: buffer, color: color), &minCol, &maxCol)
-            case .rgb565:
-                sweep(RGB565Painter(buffer: buffer, color: color), &minCol, &maxCol)
+            switch (buffer.format, clip) {
+            case (.xrgb8888, nil): sweep(XRGBPainter(buffer: buffer, color: color), &minCol, &maxCol)
+            case (.rgb565, nil): sweep(RGB565Painter(buffer: buffer, color: color), &minCol, &maxCol)
+            case (.xrgb8888, _?): sweep(ClippedPainter(XRGBPainter(buffer: buffer, color: color), drawable), &minCol, &maxCol)
+            case (.rgb565, _?): sweep(ClippedPainter(RGB565Painter(buffer: buffer, color: color), drawable), &minCol, &maxCol)
             }
         }
         if minCol <= maxCol {
@@ -776,9 +805,10 @@ let halfLevel: Float = 0.5 / 255
 
 struct XRGBPainter: Painter {
     static var visible: Float { halfLevel }
-    let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, alpha: UInt32, alphaScale: Float
+    let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, spreadSrc: UInt64, alpha: UInt32, alphaScale: Float
     init(buffer: PixelBuffer, color: Color) {
         base = buffer.bytes; stride = buffer.strideBytes; src = color.xrgb; alpha = UInt32(color.a)
+        spreadSrc = spreadChannels(color.xrgb)
         alphaScale = Float(color.a)
     }
     @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
@@ -787,13 +817,13 @@ struct XRGBPainter: Painter {
     @inline(__always) func span(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ count: Int, _ coverage: Float) {
         let a = UInt32(coverage * alphaScale + 0.5)
         if a == 255 { fillSpan32(row + x, count, src); return }
-        for i in x..<(x + count) { row[i] = blendXRGB(row[i], src, a) }
+        for i in x..<(x + count) { row[i] = blendXRGB(row[i], spread: spreadSrc, a) }
     }
     @inline(__always) func pixel(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ coverage: Float) {
         blend(row, x, UInt32(coverage * alphaScale + 0.5))
     }
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ a: UInt32) {
-        row[x] = blendXRGB(row[x], src, a) // exact at 0 and 255, so no branches
+        row[x] = blendXRGB(row[x], spread: spreadSrc, a) // exact at 0 and 255, so no branches
     }
 }
 
@@ -817,6 +847,33 @@ struct RGB565Painter: Painter {
     }
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ a: UInt32) {
         row[x] = a == 255 ? solid : blend565(row[x], src, a)
+    }
+}
+
+/// Paints through `Base` only inside `clip`: rows outside it are still swept (their cells
+/// must be zeroed) but write nothing. Used only when a clip is set, so the unclipped path
+/// keeps its speed.
+struct ClippedPainter<Base: Painter>: Painter {
+    typealias Pixel = Base.Pixel
+    static var visible: Float { Base.visible }
+    let base: Base
+    let x0: Int, x1: Int
+    let firstRow: UnsafeMutablePointer<Pixel>, endRow: UnsafeMutablePointer<Pixel>
+    init(_ base: Base, _ clip: PixelRect) {
+        self.base = base
+        x0 = clip.x; x1 = clip.maxX
+        firstRow = base.row(clip.y)
+        endRow = clip.isEmpty ? firstRow : base.row(clip.maxY - 1) + 1
+    }
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Pixel> { base.row(y) }
+    @inline(__always) func span(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ count: Int, _ coverage: Float) {
+        guard row >= firstRow && row < endRow else { return }
+        let a = Swift.max(x, x0), b = Swift.min(x + count, x1)
+        if b > a { base.span(row, a, b - a, coverage) }
+    }
+    @inline(__always) func pixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Float) {
+        guard row >= firstRow && row < endRow && x >= x0 && x < x1 else { return }
+        base.pixel(row, x, coverage)
     }
 }
 

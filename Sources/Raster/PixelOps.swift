@@ -40,14 +40,26 @@ public extension Color {
     }
 }
 
+/// An XRGB8888 pixel's channels spread into 16-bit lanes of a 64-bit word (B at bit 0, R at
+/// 16, G at 32), so that one multiply weighs all three.
+@inlinable @inline(__always) func spreadChannels(_ p: UInt32) -> UInt64 {
+    let q = UInt64(p)
+    return (q & 0x00FF_00FF) | ((q & 0xFF00) << 24)
+}
+
+/// `src` (spread by `spreadChannels`) over `dst` with coverage·alpha `a` (0…255), each channel
+/// rounded to nearest; result opaque. Exact at a = 0 (dst) and a = 255 (src).
+@inlinable @inline(__always) func blendXRGB(_ dst: UInt32, spread src: UInt64, _ a: UInt32) -> UInt32 {
+    let a64 = UInt64(a)
+    let lanes: UInt64 = 0x0000_00FF_00FF_00FF
+    var t = src &* a64 &+ spreadChannels(dst) &* (255 &- a64) &+ 0x0000_0080_0080_0080
+    t = ((t &+ ((t >> 8) & lanes)) >> 8) & lanes
+    return 0xFF00_0000 | UInt32(truncatingIfNeeded: t & 0x00FF_00FF) | UInt32(truncatingIfNeeded: (t >> 24) & 0xFF00)
+}
+
 /// `src` over `dst` with coverage·alpha `a` (0…255), per channel rounded; result opaque.
 @inlinable @inline(__always) func blendXRGB(_ dst: UInt32, _ src: UInt32, _ a: UInt32) -> UInt32 {
-    let ia = 255 &- a
-    var rb = (src & 0x00FF_00FF) &* a &+ (dst & 0x00FF_00FF) &* ia &+ 0x0080_0080
-    rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-    var g = ((src >> 8) & 0xFF) &* a &+ ((dst >> 8) & 0xFF) &* ia &+ 0x80
-    g = ((g &+ (g >> 8)) >> 8) & 0xFF
-    return 0xFF00_0000 | rb | g << 8
+    blendXRGB(dst, spread: spreadChannels(src), a)
 }
 
 /// The same blend on an RGB565 pixel: expand, blend in 8 bits, round back.
@@ -63,13 +75,21 @@ public extension Color {
     let v = SIMD4<UInt32>(repeating: value)
     if count >= 4 {
         var i = 0
-        while i &+ 8 < count {
+        while i &+ 16 <= count {
             raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
             raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 16, as: SIMD4<UInt32>.self)
-            i &+= 8
+            raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 32, as: SIMD4<UInt32>.self)
+            raw.storeBytes(of: v, toByteOffset: i &* 4 &+ 48, as: SIMD4<UInt32>.self)
+            i &+= 16
         }
-        if i &+ 4 < count { raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD4<UInt32>.self) }
-        raw.storeBytes(of: v, toByteOffset: (count &- 4) &* 4, as: SIMD4<UInt32>.self)
+        // Up to 15 left: four stores ending at the span's end cover them (overlapping; when
+        // nothing is left they repeat the last store).
+        let end = (count &- 4) &* 4
+        let done = Swift.min(i &* 4, end)
+        raw.storeBytes(of: v, toByteOffset: Swift.max(done, end &- 48), as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: Swift.max(done, end &- 32), as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: Swift.max(done, end &- 16), as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: end, as: SIMD4<UInt32>.self)
     } else {
         var i = 0
         while i < count { p[i] = value; i &+= 1 }

@@ -133,7 +133,7 @@ public extension Canvas {
     }
 
     private func drawGlyph(_ g: Glyph, x: Int, y: Int, color: Color) {
-        let box = PixelRect(x: x, y: y, width: g.width, height: g.height).intersection(bounds)
+        let box = PixelRect(x: x, y: y, width: g.width, height: g.height).intersection(drawable)
         if box.isEmpty { return }
         addDamage(box)
         let alpha = UInt32(color.a)

@@ -27,6 +27,11 @@ public protocol SystemCalls: AnyObject, Sendable {
 
 public extension SystemCalls {
     func open(_ path: String, flags: Int32) throws(SystemError) -> Int32 { try open(path, flags: flags, mode: 0) }
+
+    /// Moves a file (replacing `to`). A default so that fakes without files need not write one.
+    func rename(_ from: String, to: String) throws(SystemError) {
+        if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, attempt: "rename \(from) to \(to)") }
+    }
 }
 
 /// The real kernel.
@@ -114,4 +119,12 @@ public final class LinuxSystem: SystemCalls {
         return names.sorted()
     }
     public func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}
+
+/// CLOCK_MONOTONIC in microseconds. Free of state, so a reader thread may call it too; the
+/// loop's `Clock` reads the same clock through the event seam.
+public func monotonicMicroseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
 }

@@ -6,6 +6,7 @@ import Glibc
 
 let benchmarks: [String: ([String]) -> Int32] = [
     "raster": runRasterBench,
+    "dynamics": dynamicsBenchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -8,7 +8,8 @@ struct MotionKiosk: ParsableCommand {
         commandName: "motionkiosk",
         abstract: "Touch-and-tilt exhibits drawn straight to the framebuffer.",
         version: "0.1.0",
-        subcommands: [Version.self, CheckConfig.self, DefaultConfig.self, SensorsCommand.self, Devices.self, Pattern.self]
+        subcommands: [RunCommand.self, Version.self, CheckConfig.self, DefaultConfig.self, ReplayCommand.self, SensorsCommand.self, Devices.self, Pattern.self],
+        defaultSubcommand: RunCommand.self
     )
 }
 

@@ -2,6 +2,7 @@
 // use, for installers checking a stand's mounting ("tilt it left: does x go negative?").
 import ArgumentParser
 import Geometry
+import Platform
 import Sensors
 import Syscalls
 #if canImport(Glibc)
@@ -87,7 +88,7 @@ struct SensorsCommand: ParsableCommand {
     func run() throws {
         let clock = MonotonicClock()
         var config = try motionConfiguration()
-        config.backgroundPollingClock = { clock.now }
+        config.backgroundPollingClock = { monotonicMicroseconds() }
         let sensors = MotionSensors(configuration: config, clock: clock)
         defer { sensors.close() }
         stopRequested = 0
@@ -147,15 +148,6 @@ struct SensorsCommand: ParsableCommand {
 /// Set from the signal handler, read by the loop (poll returns EINTR, the loop sees it).
 nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 private func requestStop(_: Int32) { stopRequested = 1 }
-
-/// CLOCK_MONOTONIC in µs.
-private final class MonotonicClock: Clock, Sendable {
-    var now: Microseconds {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Microseconds(ts.tv_sec) * 1_000_000 + Microseconds(ts.tv_nsec) / 1000
-    }
-}
 
 private func f3(_ v: Double) -> String {
     let r = (v * 1000).rounded() / 1000 + 0.0  // + 0.0: no "-0.0"

@@ -14,6 +14,19 @@ func coverage(width: Int, height: Int, _ draw: (Canvas) -> Void) -> [Float] {
     return out
 }
 
+/// Where `ok` fails over a grid: how often, and the first place (one #expect per check,
+/// not one per pixel).
+func failures(_ width: Int, _ height: Int, _ ok: (Int, Int) -> Bool) -> (count: Int, first: String) {
+    var count = 0, first = "none"
+    for y in 0..<height {
+        for x in 0..<width where !ok(x, y) {
+            if count == 0 { first = "(\(x), \(y))" }
+            count += 1
+        }
+    }
+    return (count, first)
+}
+
 func total(_ c: [Float]) -> Double { c.reduce(0.0) { $0 + Double($1) } }
 
 /// Pixels that differ from `background`, as a bounding box.
@@ -56,25 +69,19 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
         // a quarter turn.
         let n = 64
         let c = coverage(width: n, height: n) { $0.fillCircle(center: Vec2(32, 32), radius: 20.3, color: .white) }
-        for y in 0..<n {
-            for x in 0..<n {
-                let v = c[y * n + x]
-                #expect(abs(v - c[y * n + (n - 1 - x)]) < 1e-4)
-                #expect(abs(v - c[(n - 1 - y) * n + x]) < 1e-4)
-                #expect(abs(v - c[x * n + y]) < 1e-4)
-            }
+        let bad = failures(n, n) { x, y in
+            let v = c[y * n + x]
+            return abs(v - c[y * n + (n - 1 - x)]) < 1e-4 && abs(v - c[(n - 1 - y) * n + x]) < 1e-4
+                && abs(v - c[x * n + y]) < 1e-4
         }
+        #expect(bad.count == 0, "asymmetric at \(bad.first)")
     }
 
     @Test func circleEdgeProfileIsMonotone() {
         // Along a radius the coverage falls from 1 to 0 and never comes back.
         let c = coverage(width: 100, height: 100) { $0.fillCircle(center: Vec2(50, 50.5), radius: 29.5, color: .white) }
-        var last: Float = 1
-        for x in 50..<100 {
-            let v = c[50 * 100 + x]
-            #expect(v <= last + 1e-5)
-            last = v
-        }
+        let profile = (50..<100).map { c[50 * 100 + $0] }
+        #expect(zip(profile, profile.dropFirst()).allSatisfy { $1 <= $0 + 1e-5 })
         #expect(c[50 * 100 + 79] > 0.3 && c[50 * 100 + 79] < 0.7)
     }
 
@@ -132,12 +139,10 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
         let w = 60, h = 50, margin = 100
         let small = coverage(width: w, height: h) { draw($0, .zero) }
         let big = coverage(width: w + 2 * margin, height: h + 2 * margin) { draw($0, Vec2(Double(margin), Double(margin))) }
-        for y in 0..<h {
-            for x in 0..<w {
-                let a = small[y * w + x], b = big[(y + margin) * (w + 2 * margin) + x + margin]
-                #expect(abs(a - b) < 1e-4, "pixel \(x),\(y): \(a) vs \(b)")
-            }
+        let bad = failures(w, h) { x, y in
+            abs(small[y * w + x] - big[(y + margin) * (w + 2 * margin) + x + margin]) < 1e-4
         }
+        #expect(bad.count == 0, "\(bad.count) pixels differ, first at \(bad.first)")
     }
 
     @Test(arguments: [Vec2(0, 25), Vec2(60, 25), Vec2(30, 0), Vec2(30, 50), Vec2(0, 0), Vec2(60, 50), Vec2(-3, 53)])
@@ -155,6 +160,27 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
             canvas.drawLine(from: center + offset + Vec2(-40, 30), to: center + offset + Vec2(45, -33), width: 3, color: .white)
             canvas.strokeCircle(center: center + offset, radius: 20, lineWidth: 4, color: .white)
         }
+    }
+
+    @Test func hugeAndDegenerateShapesAreSafe() {
+        // Shapes vastly larger than the canvas cover it exactly; degenerate ones draw nothing.
+        let big = coverage(width: 40, height: 30) {
+            $0.fillRect(Rect(x: -1e12, y: -1e12, width: 2e12, height: 2e12), transform: .rotation(0.3), color: .white)
+        }
+        #expect(big.allSatisfy { abs($0 - 1) < 1e-4 })
+        let line = coverage(width: 40, height: 30) {
+            $0.drawLine(from: Vec2(-1e15, 15), to: Vec2(1e15, 15), width: 2, color: .white)
+        }
+        #expect(abs(total(line) - 80) < 1e-2)
+        let nothing = coverage(width: 40, height: 30) {
+            $0.fillRect(Rect(x: 5, y: 5, width: 10, height: 10), transform: .scale(0, 1), color: .white)
+            $0.drawLine(from: Vec2(3, 3), to: Vec2(3, 3), width: 4, color: .white)
+            $0.fillPolygon([Vec2(1, 1), Vec2(20, 20), Vec2(39, 39)], color: .white)
+            $0.fillPolygon([Vec2(1e300, 1), Vec2(-1e300, 2), Vec2(1e300, 25)], color: .white)
+            $0.strokeCircle(center: Vec2(20, 15), radius: .infinity, lineWidth: 3, color: .white)
+            $0.fillCircle(center: Vec2(20, 15), radius: -3, color: .white)
+        }
+        #expect(nothing.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 })
     }
 
     @Test func shapesWhollyOutsideTouchNothing() {
@@ -226,6 +252,25 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
         #expect(canvas.pixel(x: 3, y: 3) == Color(r: 255, g: 127, b: 127))
     }
 
+    @Test func gradientsRunEndToEndAndDitherOnRGB565() {
+        let canvas = Canvas(width: 64, height: 256)
+        canvas.fillGradient(canvas.bounds, from: .black, to: .white)
+        #expect(canvas.pixel(x: 10, y: 0) == Color(r: 0, g: 0, b: 0))
+        #expect(canvas.pixel(x: 10, y: 255) == Color(r: 255, g: 255, b: 255))
+        #expect(canvas.pixel(x: 10, y: 100)!.r == 100)
+        // A flat colour between two 565 levels: plain rounding is off by 4 (103 → level 13 →
+        // 107); the dither's 4×4 mean lands within one 8-bit step.
+        let panel = Canvas(width: 8, height: 8, format: .rgb565)
+        let target = Color(r: 103, g: 103, b: 103)
+        panel.fillGradient(panel.bounds, from: target, to: target)
+        var sum = SIMD3<Double>.zero
+        for y in 0..<4 { for x in 0..<4 { let c = panel.pixel(x: x, y: y)!; sum += SIMD3(Double(c.r), Double(c.g), Double(c.b)) } }
+        let mean = sum / 16
+        #expect(abs(mean.x - 103) < 1 && abs(mean.y - 103) < 1 && abs(mean.z - 103) < 1, "mean \(mean)")
+        #expect(Color(xrgb: xrgb(rgb565: target.rgb565Value)).r == 107)
+        #expect(panel.takeDamage() == [panel.bounds])
+    }
+
     @Test func damageIsTheUnionOfWhatWasDrawn() {
         let canvas = Canvas(width: 200, height: 200)
         canvas.fillCircle(center: Vec2(50, 50), radius: 10, color: .red)
@@ -245,20 +290,58 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
 }
 
 @Suite struct PixelFormatTests {
+    @Test func spanFillsWriteExactlyTheirPixels() {
+        // Every length and start alignment: the vector stores overlap, never overrun.
+        let storage = UnsafeMutablePointer<UInt32>.allocate(capacity: 80)
+        let storage16 = UnsafeMutablePointer<UInt16>.allocate(capacity: 80)
+        defer { storage.deallocate(); storage16.deallocate() }
+        for start in 0..<8 {
+            for count in 0...60 {
+                storage.initialize(repeating: 7, count: 80)
+                storage16.initialize(repeating: 7, count: 80)
+                fillSpan32(storage + start, count, 0xDEAD_BEEF)
+                fillSpan16(storage16 + start, count, 0xBEEF)
+                let bad = failures(80, 1) { i, _ in
+                    let inside = i >= start && i < start + count
+                    return storage[i] == (inside ? 0xDEAD_BEEF : 7) && storage16[i] == (inside ? 0xBEEF : 7)
+                }
+                #expect(bad.count == 0, "start \(start) count \(count): wrong at \(bad.first)")
+            }
+        }
+    }
+
+    @Test func blendIsPerChannelRoundedOver() {
+        // The packed blend equals round((src·a + dst·(255 − a)) / 255) in every channel.
+        var g = SeededGenerator(seed: 3)
+        var wrong = 0
+        for i in 0..<20_000 {
+            let d = UInt32(truncatingIfNeeded: g.next()), s = UInt32(truncatingIfNeeded: g.next())
+            let a = i < 256 ? UInt32(i) : UInt32(g.next() % 256)
+            let out = blendXRGB(d, s, a)
+            for shift: UInt32 in [0, 8, 16] {
+                let sc = Double((s >> shift) & 0xFF), dc = Double((d >> shift) & 0xFF)
+                let expected = UInt32(((sc * Double(a) + dc * Double(255 - a)) / 255).rounded())
+                if (out >> shift) & 0xFF != expected { wrong += 1 }
+            }
+            if out >> 24 != 0xFF { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
     @Test func rgb565RoundsToNearest() {
-        for v in 0...255 {
+        let bad = failures(256, 1) { v, _ in
             let five = Int(channel5(UInt32(v))), six = Int(channel6(UInt32(v)))
             // Nearest level: no other level is closer.
             let d5 = abs(Double(five) * 255 / 31 - Double(v)), d6 = abs(Double(six) * 255 / 63 - Double(v))
-            #expect(d5 <= 255.0 / 62 + 1e-9 && d6 <= 255.0 / 126 + 1e-9, "value \(v): \(five) \(six)")
-            #expect(five == Int((Double(v) * 31 / 255).rounded()))
-            #expect(six == Int((Double(v) * 63 / 255).rounded()))
+            return d5 <= 255.0 / 62 + 1e-9 && d6 <= 255.0 / 126 + 1e-9
+                && five == Int((Double(v) * 31 / 255).rounded()) && six == Int((Double(v) * 63 / 255).rounded())
         }
+        #expect(bad.count == 0, "first wrong value \(bad.first)")
         #expect(rgb565(r: 255, g: 255, b: 255) == 0xFFFF)
         #expect(rgb565(r: 0, g: 0, b: 0) == 0)
         #expect(Color(rgb: 0xFF0000).rgb565Value == 0xF800)
         #expect(Color(rgb: 0x7F7F7F).rgb565Value == (15 << 11 | 31 << 5 | 15)) // 127·31/255 = 15.4 → 15; 127·63/255 = 31.4 → 31
         // Every 565 value survives expansion and re-rounding.
-        for p in 0...0xFFFF { #expect(rgb565(xrgb: xrgb(rgb565: UInt16(p))) == UInt16(p)) }
+        #expect((0...0xFFFF).allSatisfy { rgb565(xrgb: xrgb(rgb565: UInt16($0))) == UInt16($0) })
     }
 }

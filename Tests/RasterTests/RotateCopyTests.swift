@@ -22,17 +22,12 @@ func patternBuffer(width: Int, height: Int) -> PixelBuffer {
         let src = patternBuffer(width: 37, height: 53)
         let dst = PixelBuffer(width: t.panelWidth, height: t.panelHeight, format: format)
         rotateCopy(from: src, rects: [src.bounds], to: dst.bytes, pitch: dst.strideBytes, format: format, transform: t)
-        for y in 0..<53 {
-            for x in 0..<37 {
-                let p = t.panelPixel(fromPortraitX: x, y: y)
-                let s = src.row32(y)[x]
-                if format == .xrgb8888 {
-                    #expect(dst.row32(p.y)[p.x] == s)
-                } else {
-                    #expect(dst.row16(p.y)[p.x] == rgb565(xrgb: s))
-                }
-            }
+        let bad = failures(37, 53) { x, y in
+            let p = t.panelPixel(fromPortraitX: x, y: y)
+            let s = src.row32(y)[x]
+            return format == .xrgb8888 ? dst.row32(p.y)[p.x] == s : dst.row16(p.y)[p.x] == rgb565(xrgb: s)
         }
+        #expect(bad.count == 0, "\(bad.count) misplaced, first portrait \(bad.first)")
     }
 
     @Test(arguments: cases)
@@ -46,12 +41,11 @@ func patternBuffer(width: Int, height: Int) -> PixelBuffer {
         let back = ScreenTransform(portraitWidth: t.panelWidth, portraitHeight: t.panelHeight, rotation: rotation.inverse)
         let again = PixelBuffer(width: 48, height: 80, format: format)
         rotateCopy(from: panel, rects: [panel.bounds], to: again.bytes, pitch: again.strideBytes, format: format, transform: back)
-        for y in 0..<80 {
-            for x in 0..<48 {
-                let s = src.row32(y)[x]
-                if format == .xrgb8888 { #expect(again.row32(y)[x] == s) } else { #expect(again.row16(y)[x] == rgb565(xrgb: s)) }
-            }
+        let bad = failures(48, 80) { x, y in
+            let s = src.row32(y)[x]
+            return format == .xrgb8888 ? again.row32(y)[x] == s : again.row16(y)[x] == rgb565(xrgb: s)
         }
+        #expect(bad.count == 0, "\(bad.count) differ, first \(bad.first)")
     }
 
     @Test(arguments: cases)
@@ -66,15 +60,12 @@ func patternBuffer(width: Int, height: Int) -> PixelBuffer {
         rotateCopy(from: src, rects: rects, to: dst.bytes, pitch: dst.strideBytes, format: format, transform: t)
         let panelRects = rects.map { t.panelRect(fromPortrait: $0.intersection(src.bounds)) }
         let bpp = format.bytesPerPixel
-        for y in 0..<dst.height {
-            for x in 0..<dst.width {
-                let inside = panelRects.contains { $0.contains(x: x, y: y) }
-                let byte = (dst.bytes + y * dst.strideBytes + x * bpp).load(as: UInt8.self)
-                let untouched = (0..<bpp).allSatisfy { (dst.bytes + y * dst.strideBytes + x * bpp + $0).load(as: UInt8.self) == sentinel }
-                if !inside { #expect(untouched, "panel pixel \(x),\(y) written outside the damage") }
-                _ = byte
-            }
+        let bad = failures(dst.width, dst.height) { x, y in
+            let inside = panelRects.contains { $0.contains(x: x, y: y) }
+            let untouched = (0..<bpp).allSatisfy { (dst.bytes + y * dst.strideBytes + x * bpp + $0).load(as: UInt8.self) == sentinel }
+            return inside || untouched
         }
+        #expect(bad.count == 0, "\(bad.count) panel pixels written outside the damage, first \(bad.first)")
         // And inside, the right pixels.
         let p = t.panelPixel(fromPortraitX: 45, y: 80)
         if format == .xrgb8888 { #expect(dst.row32(p.y)[p.x] == src.row32(80)[45]) }

@@ -76,12 +76,11 @@ func temporaryPath(_ name: String) -> String {
         try writePNG(canvas.buffer, to: path)
         let back = try readPNG(path: path, format: format)
         #expect(back.width == 97 && back.height == 61 && back.format == format)
-        for y in 0..<61 {
-            for x in 0..<97 {
-                if format == .xrgb8888 { #expect(back.row32(y)[x] == canvas.buffer.row32(y)[x] | 0xFF00_0000) }
-                else { #expect(back.row16(y)[x] == canvas.buffer.row16(y)[x]) }
-            }
+        let bad = failures(97, 61) { x, y in
+            format == .xrgb8888 ? back.row32(y)[x] == canvas.buffer.row32(y)[x] | 0xFF00_0000
+                : back.row16(y)[x] == canvas.buffer.row16(y)[x]
         }
+        #expect(bad.count == 0, "\(bad.count) pixels differ, first \(bad.first)")
     }
 
     @Test func errorsNameTheFile() {

@@ -1,0 +1,299 @@
+import Geometry
+
+struct ContactConstraint {
+    var a = 0, b = 0, contact = 0, pointCount = 0
+    var mA = 0.0, iA = 0.0, mB = 0.0, iB = 0.0
+    var nx = 0.0, ny = 0.0
+    var friction = 0.0, restitution = 0.0
+    var soft = Softness()
+}
+
+struct ConstraintPoint {
+    var rAx = 0.0, rAy = 0.0, rBx = 0.0, rBy = 0.0
+    /// Separation at the step start minus the anchors' offset along the normal; adding the
+    /// bodies' motion since then gives the current separation.
+    var baseSeparation = 0.0
+    var normalImpulse = 0.0, tangentImpulse = 0.0
+    var normalMass = 0.0, tangentMass = 0.0
+}
+
+/// The soft step (Box2D v3): per substep integrate velocities, resolve elastic impacts, warm
+/// start, solve with soft position bias, integrate positions, relax without bias.
+extension DynamicsWorld {
+    func solve(_ h: Double) {
+        let hs = h / Double(substeps)
+        prepareContacts(hs)
+        prepareJoints(h, hs)
+        let bt = bodies
+        let list = awakeList, n = awakeCount
+        let maxSpeed = tuning.maxLinearSpeed, maxRotation = tuning.maxRotationPerSubstep / hs
+        for b in 0..<n {
+            let i = Int(list[b])
+            bt.dpx[i] = 0; bt.dpy[i] = 0; bt.dqc[i] = 1; bt.dqs[i] = 0
+        }
+        for sub in 0..<substeps {
+            // Velocities.
+            for k in 0..<n {
+                let i = Int(list[k])
+                let ld = 1 / (1 + hs * bt.linearDamping[i]), ad = 1 / (1 + hs * bt.angularDamping[i])
+                var vx = (bt.vx[i] + hs * bt.ax[i]) * ld, vy = (bt.vy[i] + hs * bt.ay[i]) * ld
+                var w = (bt.w[i] + hs * bt.alpha[i]) * ad
+                let v2 = vx * vx + vy * vy
+                if v2 > maxSpeed * maxSpeed { let f = maxSpeed / v2.squareRoot(); vx *= f; vy *= f }
+                if bt.invI[i] == 0 { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
+                bt.vx[i] = vx; bt.vy[i] = vy; bt.w[i] = w
+            }
+            resolveImpacts(hs)
+            warmStartJoints()
+            warmStartContacts()
+            solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: true)
+            solveContacts(hs, useBias: true, flip: sub % 2 == 1)
+            // Positions.
+            for k in 0..<n {
+                let i = Int(list[k])
+                let vx = bt.vx[i], vy = bt.vy[i], w = bt.w[i]
+                bt.px[i] += hs * vx; bt.py[i] += hs * vy
+                bt.dpx[i] += hs * vx; bt.dpy[i] += hs * vy
+                bt.angle[i] += hs * w
+                let c = bt.dqc[i], s = bt.dqs[i]
+                let c2 = c - hs * w * s, s2 = s + hs * w * c
+                let inv = 1 / (c2 * c2 + s2 * s2).squareRoot()
+                bt.dqc[i] = c2 * inv; bt.dqs[i] = s2 * inv
+            }
+            solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: false)
+            solveContacts(hs, useBias: false, flip: sub % 2 == 0)
+        }
+        storeImpulses()
+        storeJointImpulses()
+        for k in 0..<n {
+            let i = Int(list[k])
+            bt.cosA[i] = _cos(bt.angle[i]); bt.sinA[i] = _sin(bt.angle[i])
+            bt.dpx[i] = 0; bt.dpy[i] = 0; bt.dqc[i] = 1; bt.dqs[i] = 0
+        }
+    }
+
+    func prepareContacts(_ hs: Double) {
+        let ct = contacts, bt = bodies
+        constraints.reserve(ct.count)
+        points.reserve(2 * ct.count)
+        let cc = constraints, cp = points
+        let contactSoft = Softness(hertz: min(tuning.contactHertz, 0.25 / hs), dampingRatio: tuning.contactDampingRatio, h: hs)
+        let staticSoft = Softness(hertz: 2 * min(tuning.contactHertz, 0.25 / hs), dampingRatio: tuning.contactDampingRatio, h: hs)
+        var count = 0
+        for c in 0..<ct.count {
+            let pc = ct.pointCount[c]
+            if pc == 0 { continue }
+            let a = Int(ct.a[c]), b = Int(ct.b[c])
+            let activeA = bt.awake[a] && !bt.isStatic[a], activeB = bt.awake[b] && !bt.isStatic[b]
+            if !activeA && !activeB { continue }
+            var k = ContactConstraint()
+            k.a = a; k.b = b; k.contact = c; k.pointCount = pc
+            k.mA = activeA ? bt.invMass[a] : 0; k.iA = activeA ? bt.invI[a] : 0
+            k.mB = activeB ? bt.invMass[b] : 0; k.iB = activeB ? bt.invI[b] : 0
+            // A held item meets others as if no heavier than they are: the finger's drive
+            // already supplies its push, and a heavy item would squeeze a light one through
+            // a wall before the iterations converge.
+            if activeA && activeB {
+                if bt.holdIndex[a] >= 0 && k.mA < k.mB { let f = k.mB / k.mA; k.mA *= f; k.iA *= f }
+                if bt.holdIndex[b] >= 0 && k.mB < k.mA { let f = k.mA / k.mB; k.mB *= f; k.iB *= f }
+            }
+            let nx = ct.nx[c], ny = ct.ny[c]
+            k.nx = nx; k.ny = ny
+            k.friction = ct.friction[c]; k.restitution = ct.restitution[c]
+            k.soft = (k.mA == 0 || k.mB == 0) ? staticSoft : contactSoft
+            cc[count] = k
+            for j in 0..<pc {
+                let q = 2 * c + j
+                var p = ConstraintPoint()
+                p.rAx = ct.rAx[q]; p.rAy = ct.rAy[q]; p.rBx = ct.rBx[q]; p.rBy = ct.rBy[q]
+                p.baseSeparation = ct.separation[q] - ((p.rBx - p.rAx) * nx + (p.rBy - p.rAy) * ny)
+                p.normalImpulse = ct.normalImpulse[q]; p.tangentImpulse = ct.tangentImpulse[q]
+                let rnA = p.rAx * ny - p.rAy * nx, rnB = p.rBx * ny - p.rBy * nx
+                let kn = k.mA + k.mB + k.iA * rnA * rnA + k.iB * rnB * rnB
+                p.normalMass = kn > 0 ? 1 / kn : 0
+                // Tangent (ny, -nx).
+                let rtA = p.rAx * -nx - p.rAy * ny, rtB = p.rBx * -nx - p.rBy * ny
+                let kt = k.mA + k.mB + k.iA * rtA * rtA + k.iB * rtB * rtB
+                p.tangentMass = kt > 0 ? 1 / kt : 0
+                cp[2 * count + j] = p
+            }
+            count += 1
+        }
+        constraintCount = count
+    }
+
+    func warmStartContacts() {
+        let cc = constraints, cp = points, bt = bodies
+        let vx = bt.vx, vy = bt.vy, w = bt.w
+        for i in 0..<constraintCount {
+            let k = cc[i]
+            let a = k.a, b = k.b
+            let tx = k.ny, ty = -k.nx
+            var vAx = vx[a], vAy = vy[a], wA = w[a], vBx = vx[b], vBy = vy[b], wB = w[b]
+            for j in 0..<k.pointCount {
+                let p = cp[2 * i + j]
+                let Px = p.normalImpulse * k.nx + p.tangentImpulse * tx
+                let Py = p.normalImpulse * k.ny + p.tangentImpulse * ty
+                wA -= k.iA * (p.rAx * Py - p.rAy * Px)
+                vAx -= k.mA * Px; vAy -= k.mA * Py
+                wB += k.iB * (p.rBx * Py - p.rBy * Px)
+                vBx += k.mB * Px; vBy += k.mB * Py
+            }
+            if k.mA > 0 || k.iA > 0 { vx[a] = vAx; vy[a] = vAy; w[a] = wA }
+            if k.mB > 0 || k.iB > 0 { vx[b] = vBx; vy[b] = vBy; w[b] = wB }
+        }
+    }
+
+    /// `flip` alternates the order of a manifold's two points between passes, so that
+    /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
+    func solveContacts(_ hs: Double, useBias: Bool, flip: Bool) {
+        let cc = constraints, cp = points, bt = bodies
+        let vx = bt.vx, vy = bt.vy, w = bt.w
+        let dpx = bt.dpx, dpy = bt.dpy, dqc = bt.dqc, dqs = bt.dqs
+        let invH = 1 / hs
+        let maxPush = tuning.maxPushoutSpeed
+        let threshold = tuning.restitutionThreshold
+        for i in 0..<constraintCount {
+            let k = cc[i]
+            let a = k.a, b = k.b
+            let mA = k.mA, iA = k.iA, mB = k.mB, iB = k.iB
+            let nx = k.nx, ny = k.ny
+            var vAx = vx[a], vAy = vy[a], wA = w[a], vBx = vx[b], vBy = vy[b], wB = w[b]
+            let ddx = dpx[b] - dpx[a], ddy = dpy[b] - dpy[a]
+            let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
+            var totalNormal = 0.0
+            let elastic = !useBias && k.restitution > 0
+            for jj in 0..<k.pointCount {
+                let j = flip && k.pointCount == 2 ? 1 - jj : jj
+                let pp = cp.base + (2 * i + j)
+                let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
+                // Current separation from the motion since the step began.
+                let prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy
+                let prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy
+                let s = (ddx + prBx - prAx) * nx + (ddy + prBy - prAy) * ny + pp.pointee.baseSeparation
+                let dvx = vBx - wB * rBy - vAx + wA * rAy
+                let dvy = vBy + wB * rBx - vAy - wA * rAx
+                let vn = dvx * nx + dvy * ny
+                var bias = 0.0, massScale = 1.0, impulseScale = 0.0
+                if s > 0 {
+                    // Speculative: may close the gap, no more. An elastic impact about to
+                    // happen is left to `resolveImpacts` of the next substep, which needs the
+                    // approach speed intact.
+                    if elastic && vn < -threshold { continue }
+                    bias = s * invH
+                } else if useBias {
+                    bias = max(k.soft.biasRate * s, -maxPush)
+                    massScale = k.soft.massScale; impulseScale = k.soft.impulseScale
+                }
+                let old = pp.pointee.normalImpulse
+                var impulse = -pp.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
+                let newImpulse = max(old + impulse, 0)
+                impulse = newImpulse - old
+                pp.pointee.normalImpulse = newImpulse
+                totalNormal += newImpulse
+                let Px = impulse * nx, Py = impulse * ny
+                vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
+                vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
+            }
+            let tx = ny, ty = -nx
+            for jj in 0..<k.pointCount {
+                let j = flip && k.pointCount == 2 ? 1 - jj : jj
+                let pp = cp.base + (2 * i + j)
+                let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
+                let dvx = vBx - wB * rBy - vAx + wA * rAy
+                let dvy = vBy + wB * rBx - vAy - wA * rAx
+                let vt = dvx * tx + dvy * ty
+                let maxFriction = k.friction * pp.pointee.normalImpulse
+                let old = pp.pointee.tangentImpulse
+                let newImpulse = min(max(old - pp.pointee.tangentMass * vt, -maxFriction), maxFriction)
+                let impulse = newImpulse - old
+                pp.pointee.tangentImpulse = newImpulse
+                let Px = impulse * tx, Py = impulse * ty
+                vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
+                vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
+            }
+            _ = totalNormal
+            if mA > 0 || iA > 0 { vx[a] = vAx; vy[a] = vAy; w[a] = wA }
+            if mB > 0 || iB > 0 { vx[b] = vBx; vy[b] = vBy; w[b] = wB }
+        }
+    }
+
+    /// Elastic impacts, before the soft solve: every contact about to close faster than the
+    /// restitution threshold gets the pairwise impulse that reverses its approach (times the
+    /// elasticity), repeated until no contact approaches. Collisions thus travel through a row
+    /// of touching balls one pair at a time, as in a Newton's cradle, instead of being smeared.
+    /// Against an immovable body the time of impact within the substep is honoured, so bounce
+    /// heights do not depend on where the step boundaries fall.
+    func resolveImpacts(_ hs: Double) {
+        let cc = constraints, cp = points, bt = bodies
+        let vx = bt.vx, vy = bt.vy, w = bt.w
+        let dpx = bt.dpx, dpy = bt.dpy, dqc = bt.dqc, dqs = bt.dqs
+        let threshold = tuning.restitutionThreshold
+        var pass = 0
+        while pass < 8 {
+            pass += 1
+            var applied = false
+            for i in 0..<constraintCount {
+                let k = cc[i]
+                if k.restitution == 0 { continue }
+                let a = k.a, b = k.b
+                let nx = k.nx, ny = k.ny
+                for j in 0..<k.pointCount {
+                    let pp = cp.base + (2 * i + j)
+                    let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
+                    let dvx = vx[b] - w[b] * rBy - vx[a] + w[a] * rAy
+                    let dvy = vy[b] + w[b] * rBx - vy[a] - w[a] * rAx
+                    let vn = dvx * nx + dvy * ny
+                    if vn > -threshold { continue }
+                    let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
+                    let prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy
+                    let prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy
+                    let s = (dpx[b] - dpx[a] + prBx - prAx) * nx + (dpy[b] - dpy[a] + prBy - prAy) * ny + pp.pointee.baseSeparation
+                    if s + vn * hs > 0 { continue }   // does not meet during this substep
+                    let e = k.restitution
+                    let u = -vn
+                    var target = e * u
+                    let immovableA = k.mA == 0 && k.iA == 0, immovableB = k.mB == 0 && k.iB == 0
+                    var shift = 0.0
+                    if (immovableA != immovableB) && s > 0 {
+                        // Time of impact inside the substep, with the external acceleration
+                        // along the normal: bounce exactly as the continuous motion would.
+                        let mover = immovableA ? b : a
+                        let sign = immovableA ? 1.0 : -1.0
+                        let an = sign * (bt.ax[mover] * nx + bt.ay[mover] * ny)
+                        let tau = min(s / u, hs)
+                        let impactSpeed = max(u - an * (tau - hs / 2), 0)
+                        target = e * impactSpeed - an * (tau - hs / 2)
+                        let rest = hs - tau
+                        let endSeparation = e * impactSpeed * rest + an * rest * rest / 2
+                        shift = endSeparation - (s + target * hs)
+                    }
+                    let impulse = pp.pointee.normalMass * (target - vn)
+                    let Px = impulse * nx, Py = impulse * ny
+                    vx[a] -= k.mA * Px; vy[a] -= k.mA * Py; w[a] -= k.iA * (rAx * Py - rAy * Px)
+                    vx[b] += k.mB * Px; vy[b] += k.mB * Py; w[b] += k.iB * (rBx * Py - rBy * Px)
+                    if shift != 0 {
+                        let mover = immovableA ? b : a
+                        let sign = immovableA ? 1.0 : -1.0
+                        bt.px[mover] += sign * shift * nx; bt.py[mover] += sign * shift * ny
+                        dpx[mover] += sign * shift * nx; dpy[mover] += sign * shift * ny
+                    }
+                    contacts.impact[k.contact] = true
+                    applied = true
+                }
+            }
+            if !applied { break }
+        }
+    }
+
+    func storeImpulses() {
+        let cc = constraints, cp = points, ct = contacts
+        for i in 0..<constraintCount {
+            let k = cc[i]
+            for j in 0..<k.pointCount {
+                ct.normalImpulse[2 * k.contact + j] = cp[2 * i + j].normalImpulse
+                ct.tangentImpulse[2 * k.contact + j] = cp[2 * i + j].tangentImpulse
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Geometry
+
+/// Material and motion properties of its items (UIKit's UIDynamicItemBehavior). When several
+/// item behaviors name the same item, the one added last wins; removing it restores defaults.
+public final class ItemBehavior: ItemsBehavior {
+    /// Restitution 0…1 (Box2D mixing: the larger of the two).
+    public var elasticity = 0.0 { didSet { if elasticity != oldValue { changed() } } }
+    /// Coulomb friction (mixed as the geometric mean).
+    public var friction = 0.0 { didSet { if friction != oldValue { changed() } } }
+    /// Mass per area: a 100×100 item of density 1 has UIKit mass 0.01.
+    public var density = 1.0 { didSet { if density != oldValue { changed() } } }
+    /// Linear damping, 1/s.
+    public var resistance = 0.0 { didSet { if resistance != oldValue { changed() } } }
+    public var angularResistance = 0.0 { didSet { if angularResistance != oldValue { changed() } } }
+    public var allowsRotation = true { didSet { if allowsRotation != oldValue { changed() } } }
+    public var isAnchored = false { didSet { if isAnchored != oldValue { changed() } } }
+
+    private var pendingLinear: [(ItemID, Vec2)] = []
+    private var pendingAngular: [(ItemID, Double)] = []
+
+    public override init(items: [ItemID] = []) { super.init(items: items) }
+
+    public func addLinearVelocity(_ v: Vec2, for id: ItemID) {
+        guard v.isFinite else { return }
+        if let world, let b = world.body(id) {
+            if !world.bodies.isStatic[b] {
+                world.bodies.vx[b] += v.x; world.bodies.vy[b] += v.y
+                world.wake(b)
+            }
+        } else { pendingLinear.append((id, v)) }
+    }
+
+    public func linearVelocity(for id: ItemID) -> Vec2 { world?.velocity(of: id) ?? .zero }
+
+    public func addAngularVelocity(_ w: Double, for id: ItemID) {
+        guard w.isFinite else { return }
+        if let world, let b = world.body(id) {
+            if !world.bodies.isStatic[b] && world.bodies.allowsRotation[b] {
+                world.bodies.w[b] += w
+                world.wake(b)
+            }
+        } else { pendingAngular.append((id, w)) }
+    }
+
+    public func angularVelocity(for id: ItemID) -> Double { world?.angularVelocity(of: id) ?? 0 }
+
+    override func didJoinWorld() {
+        let linear = pendingLinear, angular = pendingAngular
+        pendingLinear.removeAll(); pendingAngular.removeAll()
+        for (id, v) in linear { addLinearVelocity(v, for: id) }
+        for (id, w) in angular { addAngularVelocity(w, for: id) }
+    }
+}

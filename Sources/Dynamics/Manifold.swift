@@ -1,0 +1,193 @@
+// Narrow phase: contact manifolds (at most two points) with speculative points up to a
+// distance `spec`, in world space. The normal points from body A to body B; a point lies midway
+// between the two surfaces; `separation` is negative when overlapping.
+
+struct ManifoldPoint {
+    var x = 0.0, y = 0.0, separation = 0.0
+    var id: UInt32 = 0
+}
+
+struct Manifold {
+    var count = 0
+    var nx = 0.0, ny = 0.0
+    var p0 = ManifoldPoint(), p1 = ManifoldPoint()
+
+    @inline(__always) mutating func add(_ x: Double, _ y: Double, _ s: Double, _ id: UInt32) {
+        if count == 0 { p0 = ManifoldPoint(x: x, y: y, separation: s, id: id) } else { p1 = ManifoldPoint(x: x, y: y, separation: s, id: id) }
+        count += 1
+    }
+}
+
+private let referenceFaceTolerance = 0.05 // px: prefer A as reference for coherent ids
+
+extension BodyTable {
+    func collide(_ a: Int, _ b: Int, spec: Double) -> Manifold {
+        switch (kind[a], kind[b]) {
+        case (.circle, .circle): return collideCircles(a, b, spec)
+        case (.polygon, .circle), (.segment, .circle): return collidePolygonCircle(a, b, spec)
+        case (.polygon, .polygon), (.segment, .polygon): return collidePolygons(a, b, spec)
+        case (.wall, .circle): return collideWallCircle(a, b, spec)
+        case (.wall, .polygon): return collideWallPolygon(a, b, spec)
+        default: return Manifold()
+        }
+    }
+
+    func collideCircles(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
+        var m = Manifold()
+        let dx = px[b] - px[a], dy = py[b] - py[a]
+        let ra = radius[a], rb = radius[b]
+        let d2 = dx * dx + dy * dy
+        let reach = ra + rb + spec
+        if d2 > reach * reach { return m }
+        let d = d2.squareRoot()
+        var nx = 0.0, ny = -1.0
+        if d > 1e-9 { nx = dx / d; ny = dy / d }
+        let s = d - ra - rb
+        // Midway between the surfaces.
+        let cx = px[a] + nx * (ra + 0.5 * s), cy = py[a] + ny * (ra + 0.5 * s)
+        m.nx = nx; m.ny = ny
+        m.add(cx, cy, s, 0)
+        return m
+    }
+
+    func collidePolygonCircle(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
+        var m = Manifold()
+        let o = a * BodyTable.verticesPerBody, n = vertexCount[a]
+        let cx = px[b], cy = py[b], r = radius[b]
+        var best = -Double.infinity, bi = 0
+        for i in 0..<n {
+            let s = worldNX[o + i] * (cx - worldVX[o + i]) + worldNY[o + i] * (cy - worldVY[o + i])
+            if s > best { best = s; bi = i }
+        }
+        if best - r > spec { return m }
+        let i2 = bi + 1 < n ? bi + 1 : 0
+        let v1x = worldVX[o + bi], v1y = worldVY[o + bi], v2x = worldVX[o + i2], v2y = worldVY[o + i2]
+        let u1 = (cx - v1x) * (v2x - v1x) + (cy - v1y) * (v2y - v1y)
+        let u2 = (cx - v2x) * (v1x - v2x) + (cy - v2y) * (v1y - v2y)
+        var nx: Double, ny: Double, s: Double, pax: Double, pay: Double
+        if best > 1e-9 && u1 <= 0 {
+            let dx = cx - v1x, dy = cy - v1y, d = (dx * dx + dy * dy).squareRoot()
+            if d - r > spec { return m }
+            nx = d > 1e-12 ? dx / d : worldNX[o + bi]; ny = d > 1e-12 ? dy / d : worldNY[o + bi]
+            s = d - r; pax = v1x; pay = v1y
+        } else if best > 1e-9 && u2 <= 0 {
+            let dx = cx - v2x, dy = cy - v2y, d = (dx * dx + dy * dy).squareRoot()
+            if d - r > spec { return m }
+            nx = d > 1e-12 ? dx / d : worldNX[o + bi]; ny = d > 1e-12 ? dy / d : worldNY[o + bi]
+            s = d - r; pax = v2x; pay = v2y
+        } else {
+            nx = worldNX[o + bi]; ny = worldNY[o + bi]
+            s = best - r
+            pax = cx - best * nx; pay = cy - best * ny
+        }
+        m.nx = nx; m.ny = ny
+        m.add(pax + 0.5 * s * nx, pay + 0.5 * s * ny, s, 0)
+        return m
+    }
+
+    /// Largest separation of `b`'s vertices along `a`'s face normals, and that face.
+    @inline(__always)
+    private func maxSeparation(_ a: Int, _ b: Int) -> (Int, Double) {
+        let oa = a * BodyTable.verticesPerBody, na = vertexCount[a]
+        let ob = b * BodyTable.verticesPerBody, nb = vertexCount[b]
+        var best = -Double.infinity, bi = 0
+        for i in 0..<na {
+            let nx = worldNX[oa + i], ny = worldNY[oa + i], vx = worldVX[oa + i], vy = worldVY[oa + i]
+            var si = Double.infinity
+            for j in 0..<nb {
+                let s = nx * (worldVX[ob + j] - vx) + ny * (worldVY[ob + j] - vy)
+                if s < si { si = s }
+            }
+            if si > best { best = si; bi = i }
+        }
+        return (bi, best)
+    }
+
+    /// Separating-axis test, then the incident edge clipped against the reference face.
+    func collidePolygons(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
+        var m = Manifold()
+        let (edgeA, sepA) = maxSeparation(a, b)
+        if sepA > spec { return m }
+        let (edgeB, sepB) = maxSeparation(b, a)
+        if sepB > spec { return m }
+        let flip = sepB > sepA + referenceFaceTolerance
+        let ref = flip ? b : a, inc = flip ? a : b, edge = flip ? edgeB : edgeA
+        let orf = ref * BodyTable.verticesPerBody, nr = vertexCount[ref]
+        let oi = inc * BodyTable.verticesPerBody, ni = vertexCount[inc]
+        let nx = worldNX[orf + edge], ny = worldNY[orf + edge]
+        let r1x = worldVX[orf + edge], r1y = worldVY[orf + edge]
+        let e2 = edge + 1 < nr ? edge + 1 : 0
+        let r2x = worldVX[orf + e2], r2y = worldVY[orf + e2]
+        // Incident edge: the face of `inc` most anti-parallel to the reference normal.
+        var minDot = Double.infinity, i1 = 0
+        for i in 0..<ni {
+            let d = nx * worldNX[oi + i] + ny * worldNY[oi + i]
+            if d < minDot { minDot = d; i1 = i }
+        }
+        let i2 = i1 + 1 < ni ? i1 + 1 : 0
+        var ax = worldVX[oi + i1], ay = worldVY[oi + i1], bx = worldVX[oi + i2], by = worldVY[oi + i2]
+        var fa = UInt32(i1), fb = UInt32(i2)
+        // Tangent along the reference face; clip to r1 ≤ t ≤ r2.
+        var tx = r2x - r1x, ty = r2y - r1y
+        let tl = (tx * tx + ty * ty).squareRoot()
+        if tl < 1e-12 { return m }
+        tx /= tl; ty /= tl
+        let lo = tx * r1x + ty * r1y, hi = tx * r2x + ty * r2y
+        var ta = tx * ax + ty * ay, tb = tx * bx + ty * by
+        // Clip against the lower side plane.
+        if ta < lo && tb < lo { return m }
+        if ta < lo {
+            let f = (lo - ta) / (tb - ta)
+            ax += f * (bx - ax); ay += f * (by - ay); ta = lo; fa = 0x40
+        } else if tb < lo {
+            let f = (lo - tb) / (ta - tb)
+            bx += f * (ax - bx); by += f * (ay - by); tb = lo; fb = 0x40
+        }
+        if ta > hi && tb > hi { return m }
+        if ta > hi {
+            let f = (ta - hi) / (ta - tb)
+            ax += f * (bx - ax); ay += f * (by - ay); fa = 0x41
+        } else if tb > hi {
+            let f = (tb - hi) / (tb - ta)
+            bx += f * (ax - bx); by += f * (ay - by); fb = 0x41
+        }
+        let base = (flip ? UInt32(1) << 16 : 0) | UInt32(edge) << 8
+        let sa = nx * (ax - r1x) + ny * (ay - r1y)
+        let sb = nx * (bx - r1x) + ny * (by - r1y)
+        m.nx = flip ? -nx : nx; m.ny = flip ? -ny : ny
+        if sa <= spec { m.add(ax - 0.5 * sa * nx, ay - 0.5 * sa * ny, sa, base | fa) }
+        if sb <= spec { m.add(bx - 0.5 * sb * nx, by - 0.5 * sb * ny, sb, base | fb) }
+        return m
+    }
+
+    func collideWallCircle(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
+        var m = Manifold()
+        let o = a * BodyTable.verticesPerBody
+        let nx = worldNX[o], ny = worldNY[o], r = radius[b]
+        let s = nx * (px[b] - px[a]) + ny * (py[b] - py[a]) - r
+        if s > spec { return m }
+        m.nx = nx; m.ny = ny
+        m.add(px[b] - (r + 0.5 * s) * nx, py[b] - (r + 0.5 * s) * ny, s, 0)
+        return m
+    }
+
+    func collideWallPolygon(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
+        var m = Manifold()
+        let oa = a * BodyTable.verticesPerBody, ob = b * BodyTable.verticesPerBody, n = vertexCount[b]
+        let nx = worldNX[oa], ny = worldNY[oa], wx = px[a], wy = py[a]
+        // The two deepest vertices.
+        var s0 = Double.infinity, s1 = Double.infinity, i0 = -1, i1 = -1
+        for i in 0..<n {
+            let s = nx * (worldVX[ob + i] - wx) + ny * (worldVY[ob + i] - wy)
+            if s < s0 { s1 = s0; i1 = i0; s0 = s; i0 = i } else if s < s1 { s1 = s; i1 = i }
+        }
+        if s0 > spec { return m }
+        m.nx = nx; m.ny = ny
+        // Keep the pair in vertex order so point slots stay stable while the body rocks.
+        var first = i0, second = i1, sf = s0, ss = s1
+        if second >= 0 && second < first { swap(&first, &second); swap(&sf, &ss) }
+        if sf <= spec { m.add(worldVX[ob + first] - 0.5 * sf * nx, worldVY[ob + first] - 0.5 * sf * ny, sf, UInt32(first)) }
+        if second >= 0 && ss <= spec { m.add(worldVX[ob + second] - 0.5 * ss * nx, worldVY[ob + second] - 0.5 * ss * ny, ss, UInt32(second)) }
+        return m
+    }
+}

@@ -1,0 +1,384 @@
+import Geometry
+
+/// A handle to an item of a `DynamicsWorld`. Stale handles (item removed) are recognised.
+public struct ItemID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let index: Int32
+    let generation: UInt32
+    public static func < (a: ItemID, b: ItemID) -> Bool { a.index < b.index || (a.index == b.index && a.generation < b.generation) }
+    public var description: String { "item#\(index)" }
+}
+
+/// What a collision touched besides an item.
+public enum BoundaryIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// The world's reference bounds (UIKit passes a nil identifier for these).
+    case referenceBounds
+    case named(String)
+    public var description: String {
+        switch self { case .referenceBounds: return "referenceBounds"; case .named(let s): return s }
+    }
+}
+
+/// A snapshot of one item, in screen pixels (y down) and radians (clockwise positive).
+public struct DynamicItemState: Equatable, Sendable {
+    public var center: Vec2
+    public var rotation: Double
+    /// Bounding-box size of the collision shape (unrotated).
+    public var size: Vec2
+    public var shape: ItemShape
+    public var velocity: Vec2
+    public var angularVelocity: Double
+    public var isAsleep: Bool
+    public var isAnchored: Bool
+    public var isHeld: Bool
+}
+
+/// The animator: items, behaviors, reference bounds and a fixed-step solver (Box2D v3's soft
+/// step with substeps and relaxation, speculative contacts, sequential elastic impacts).
+///
+/// ```swift
+/// let world = DynamicsWorld(bounds: Rect(x: 0, y: 0, width: 480, height: 800))
+/// let box = world.addItem(.rectangle(width: 100, height: 100), center: Vec2(240, 100))
+/// let gravity = GravityBehavior(items: [box])          // 1.0 = 1000 px/s², down
+/// let collision = CollisionBehavior(items: [box])
+/// collision.translatesReferenceBoundsIntoBoundary = true
+/// let bouncy = ItemBehavior(items: [box]); bouncy.elasticity = 0.6
+/// [gravity, collision, bouncy].forEach(world.addBehavior)
+/// world.onPause = { /* block the main loop until something changes */ }
+/// world.advance(by: frameSeconds)                      // whole 1/120 s steps
+/// draw(world.state(of: box)!)                          // centre, rotation, size, …
+/// ```
+public final class DynamicsWorld {
+    /// The space the behaviors refer to (screen pixels, y down). Collision behaviors can turn it
+    /// into a boundary.
+    public var referenceBounds: Rect { didSet { if referenceBounds != oldValue { configurationChanged() } } }
+    /// Fixed step, seconds. `advance(by:)` consumes whole steps.
+    public var timeStep: Double { didSet { timeStep = max(1e-5, timeStep) } }
+    public var substeps: Int { didSet { substeps = max(1, substeps) } }
+    public var tuning = Tuning() { didSet { configurationChanged() } }
+    /// Sleeping on (default) lets a resting world pause; off keeps every body simulated.
+    public var sleepingEnabled = true { didSet { if !sleepingEnabled { wakeAll() } } }
+    /// At most this many steps (default 0.2 s worth) per `advance(by:)`; the rest of the time
+    /// is dropped so that a stalled frame does not snowball.
+    public var maxStepsPerAdvance = 24
+
+    public internal(set) var elapsedTime = 0.0
+    public internal(set) var stepCount = 0
+    /// How many times the last-resort clamp had to put an item back inside the reference
+    /// bounds (the solver should leave this at 0; a diagnostic, not a feature).
+    public internal(set) var boundsCorrections = 0
+    /// True when every item sleeps and nothing is held: stepping would change nothing, so the
+    /// main loop may block. Any change to items, behaviors or boundaries resumes.
+    public internal(set) var isPaused = true
+    public var onPause: (() -> Void)?
+    public var onResume: (() -> Void)?
+
+    // Simulation state.
+    var bodies = BodyTable(capacity: 64)
+    var contacts = ContactTable(capacity: 256)
+    var pairs = PairTable(capacity: 256)
+    var freeSlots: [Int] = []
+    var shapes: [ItemShape?] = []
+    var sapOrder: [Int32] = []
+    var stamp: UInt32 = 0
+    var accumulator = 0.0
+    var topBehaviors: [DynamicBehavior] = []
+    var flatBehaviors: [DynamicBehavior] = []
+    var configurationDirty = true
+    var gravityDirty = false
+    var boundarySignature: [BoundarySpec] = []
+    var boundaryBodies: [Int] = []
+    var boundaryNames: [BoundaryIdentifier?] = []   // per slot
+    var boundsBoxes: [(rect: Rect, owner: UInt64)] = []
+    var wasStatic: [Int] = []
+    var holds: [Hold] = []
+    var pendingEvents: [PendingEvent] = []
+
+    // Per-step scratch (reused; grows only).
+    var constraints = Storage<ContactConstraint>(capacity: 256, fill: ContactConstraint())
+    var points = Storage<ConstraintPoint>(capacity: 512, fill: ConstraintPoint())
+    var constraintCount = 0
+    var joints: [JointConstraint] = []
+    var awakeList = Storage<Int32>(capacity: 64, fill: 0)
+    var awakeCount = 0
+    var islandMin = Storage<Double>(capacity: 64, fill: 0)
+    var islandHasAwake = Storage<Bool>(capacity: 64, fill: false)
+
+    public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
+        referenceBounds = bounds
+        self.timeStep = max(1e-5, timeStep)
+        self.substeps = max(1, substeps)
+    }
+
+    deinit {
+        bodies.release(); contacts.release(); pairs.release()
+        constraints.release(); points.release(); awakeList.release()
+        islandMin.release(); islandHasAwake.release()
+    }
+
+    // MARK: Items
+
+    /// Adds an item; `nil`-free: a degenerate shape is replaced by a 1-pixel circle, so callers
+    /// never crash on bad input (check `shape(of:)` if you care).
+    @discardableResult
+    public func addItem(_ shape: ItemShape, center: Vec2, rotation: Double = 0) -> ItemID {
+        let geometry = ShapeGeometry(shape) ?? ShapeGeometry(.circle(radius: 0.5))!
+        let b = allocateBody()
+        bodies.setGeometry(b, geometry)
+        let c = center.isFinite ? center : referenceBounds.center
+        let r = rotation.isFinite ? rotation : 0
+        setPose(b, c, r)
+        shapes[b] = ShapeGeometry(shape) != nil ? shape : .circle(radius: 0.5)
+        bodies.areaForMass(b, geometry)
+        sapOrder.append(Int32(b))
+        configurationChanged()
+        return ItemID(index: Int32(b), generation: bodies.generation[b])
+    }
+
+    public func removeItem(_ id: ItemID) {
+        guard let b = body(id) else { return }
+        if bodies.holdIndex[b] >= 0 { release(id) }
+        for behavior in flatBehaviors { behavior.forget(id) }
+        destroyBody(b)
+        configurationChanged()
+    }
+
+    public func contains(_ id: ItemID) -> Bool { body(id) != nil }
+
+    /// Every live item, in slot order.
+    public var itemIDs: [ItemID] {
+        (0..<bodies.count).compactMap { b in
+            bodies.exists[b] && !bodies.isBoundary[b] ? ItemID(index: Int32(b), generation: bodies.generation[b]) : nil
+        }
+    }
+
+    public func state(of id: ItemID) -> DynamicItemState? {
+        guard let b = body(id), let shape = shapes[b] else { return nil }
+        return DynamicItemState(center: Vec2(bodies.px[b], bodies.py[b]), rotation: bodies.angle[b],
+                                size: shape.size, shape: shape,
+                                velocity: Vec2(bodies.vx[b], bodies.vy[b]), angularVelocity: bodies.w[b],
+                                isAsleep: !bodies.awake[b], isAnchored: bodies.isStatic[b],
+                                isHeld: bodies.holdIndex[b] >= 0)
+    }
+
+    public func center(of id: ItemID) -> Vec2? { body(id).map { Vec2(bodies.px[$0], bodies.py[$0]) } }
+    public func rotation(of id: ItemID) -> Double? { body(id).map { bodies.angle[$0] } }
+    public func size(of id: ItemID) -> Vec2? { body(id).flatMap { shapes[$0]?.size } }
+    public func shape(of id: ItemID) -> ItemShape? { body(id).flatMap { shapes[$0] } }
+    public func velocity(of id: ItemID) -> Vec2? { body(id).map { Vec2(bodies.vx[$0], bodies.vy[$0]) } }
+    public func angularVelocity(of id: ItemID) -> Double? { body(id).map { bodies.w[$0] } }
+    public func isAsleep(_ id: ItemID) -> Bool { body(id).map { !bodies.awake[$0] } ?? false }
+
+    /// Teleports an item (UIKit: setting `center` then `updateItemUsingCurrentState`).
+    public func setCenter(_ center: Vec2, of id: ItemID) {
+        guard let b = body(id), center.isFinite else { return }
+        setPose(b, center, bodies.angle[b]); wake(b)
+        // A moved anchored item may now touch sleepers: wake everything.
+        if bodies.isStatic[b] { wakeAll() }
+    }
+
+    public func setRotation(_ rotation: Double, of id: ItemID) {
+        guard let b = body(id), rotation.isFinite else { return }
+        setPose(b, Vec2(bodies.px[b], bodies.py[b]), rotation); wake(b)
+        if bodies.isStatic[b] { wakeAll() }
+    }
+
+    public func setVelocity(_ v: Vec2, of id: ItemID) {
+        guard let b = body(id), v.isFinite, !bodies.isStatic[b] else { return }
+        bodies.vx[b] = v.x; bodies.vy[b] = v.y; wake(b)
+    }
+
+    public func setAngularVelocity(_ w: Double, of id: ItemID) {
+        guard let b = body(id), w.isFinite, !bodies.isStatic[b], bodies.allowsRotation[b] else { return }
+        bodies.w[b] = w; wake(b)
+    }
+
+    /// Changes the collision bounds at run time (pinch); mass follows density × area.
+    public func setShape(_ shape: ItemShape, of id: ItemID) {
+        guard let b = body(id), let geometry = ShapeGeometry(shape) else { return }
+        bodies.setGeometry(b, geometry)
+        shapes[b] = shape
+        bodies.areaForMass(b, geometry)
+        bodies.updateMass(b)
+        refreshShape(b)
+        wake(b)
+        if bodies.isStatic[b] { wakeAll() }
+    }
+
+    /// Resizes the item's bounding box (a circle keeps the larger side as diameter).
+    public func setSize(_ size: Vec2, of id: ItemID) {
+        guard let b = body(id), let shape = shapes[b], size.isFinite, size.x > 0, size.y > 0 else { return }
+        setShape(shape.resized(to: size), of: id)
+    }
+
+    /// Items whose collision bounds' box meets `rect`, in slot order.
+    public func items(in rect: Rect) -> [ItemID] {
+        itemIDs.filter { id in
+            let b = Int(id.index)
+            refreshShape(b)
+            return bodies.maxX[b] >= rect.minX && bodies.minX[b] <= rect.maxX && bodies.maxY[b] >= rect.minY && bodies.minY[b] <= rect.maxY
+        }
+    }
+
+    // MARK: Behaviors
+
+    public var behaviors: [DynamicBehavior] { topBehaviors }
+
+    public func addBehavior(_ behavior: DynamicBehavior) {
+        guard behavior.world == nil, !topBehaviors.contains(where: { $0 === behavior }) else { return }
+        topBehaviors.append(behavior)
+        behavior.attach(to: self)
+        configurationChanged()
+    }
+
+    public func removeBehavior(_ behavior: DynamicBehavior) {
+        guard let i = topBehaviors.firstIndex(where: { $0 === behavior }) else { return }
+        topBehaviors.remove(at: i)
+        behavior.attach(to: nil)
+        configurationChanged()
+    }
+
+    public func removeAllBehaviors() {
+        for b in topBehaviors { b.attach(to: nil) }
+        topBehaviors.removeAll()
+        configurationChanged()
+    }
+
+    // MARK: Time
+
+    /// Runs as many fixed steps as fit in the time accumulated so far; returns how many ran.
+    @discardableResult
+    public func advance(by seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        // Nothing moves while paused; the time spent blocked is not owed to the simulation.
+        if isPaused { accumulator = 0; return 0 }
+        accumulator += seconds
+        var n = 0
+        while accumulator >= timeStep * (1 - 1e-9) {
+            accumulator -= timeStep
+            if n >= maxStepsPerAdvance { accumulator = 0; break }
+            step()
+            n += 1
+        }
+        if accumulator < 0 { accumulator = 0 }
+        return n
+    }
+
+    // MARK: Internals shared by the other files
+
+    func body(_ id: ItemID) -> Int? {
+        let b = Int(id.index)
+        guard b >= 0, b < bodies.count, bodies.exists[b], !bodies.isBoundary[b], bodies.generation[b] == id.generation else { return nil }
+        return b
+    }
+
+    func itemID(_ b: Int) -> ItemID { ItemID(index: Int32(b), generation: bodies.generation[b]) }
+
+    func allocateBody() -> Int {
+        let b: Int
+        if let free = freeSlots.popLast() { b = free } else {
+            b = bodies.count
+            bodies.count += 1
+            bodies.reserve(bodies.count)
+            shapes.append(nil)
+            boundaryNames.append(nil)
+        }
+        bodies.exists[b] = true
+        bodies.generation[b] &+= 1
+        bodies.isStatic[b] = false; bodies.isBoundary[b] = false
+        bodies.awake[b] = true; bodies.allowsRotation[b] = true
+        bodies.vx[b] = 0; bodies.vy[b] = 0; bodies.w[b] = 0
+        bodies.dpx[b] = 0; bodies.dpy[b] = 0; bodies.dqc[b] = 1; bodies.dqs[b] = 0
+        bodies.density[b] = 1; bodies.friction[b] = 0; bodies.restitution[b] = 0
+        bodies.linearDamping[b] = 0; bodies.angularDamping[b] = 0
+        bodies.ax[b] = 0; bodies.ay[b] = 0; bodies.alpha[b] = 0
+        bodies.gravityX[b] = 0; bodies.gravityY[b] = 0
+        bodies.itemMask[b] = 0; bodies.boundaryMask[b] = 0
+        bodies.sleepTime[b] = 0; bodies.holdIndex[b] = -1; bodies.sweep[b] = 0
+        return b
+    }
+
+    func destroyBody(_ b: Int) {
+        // Contacts of the body go first, with an ended event for touching ones.
+        var c = 0
+        while c < contacts.count {
+            if Int(contacts.a[c]) == b || Int(contacts.b[c]) == b {
+                if contacts.touching[c] { queueEvent(contact: c, began: false) }
+                destroyContact(c)
+            } else { c += 1 }
+        }
+        if let i = sapOrder.firstIndex(of: Int32(b)) { sapOrder.remove(at: i) }
+        bodies.exists[b] = false
+        bodies.awake[b] = false
+        shapes[b] = nil
+        boundaryNames[b] = nil
+        freeSlots.append(b)
+        // Reuse the lowest slot first, so the layout does not depend on removal order.
+        freeSlots.sort(by: >)
+    }
+
+    func destroyContact(_ c: Int) {
+        pairs.remove(contacts.key[c])
+        if let movedKey = contacts.removeSwapping(c) { pairs.update(movedKey, Int32(c)) }
+    }
+
+    func setPose(_ b: Int, _ center: Vec2, _ angle: Double) {
+        bodies.px[b] = center.x; bodies.py[b] = center.y
+        bodies.angle[b] = angle
+        bodies.cosA[b] = _cos(angle); bodies.sinA[b] = _sin(angle)
+        refreshShape(b)
+    }
+
+    func refreshShape(_ b: Int) {
+        bodies.refreshWorldShape(b, margin: tuning.speculativeDistance)
+    }
+
+    func wake(_ b: Int) {
+        if !bodies.awake[b] && !bodies.isStatic[b] { bodies.awake[b] = true }
+        bodies.sleepTime[b] = 0
+        if isPaused && !bodies.isStatic[b] { setPaused(false) }
+    }
+
+    func wakeAll() {
+        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isStatic[b] {
+            bodies.awake[b] = true; bodies.sleepTime[b] = 0
+        }
+        if isPaused { setPaused(false) }
+    }
+
+    /// Something the solver derives from behaviors changed: recompute before the next step.
+    func configurationChanged(wakeEverything: Bool = true) {
+        configurationDirty = true
+        if wakeEverything { wakeAll() } else if isPaused { setPaused(false) }
+    }
+
+    /// Only a gravity vector changed (a tilt, every frame): a cheap update, everything wakes.
+    func gravityChanged() {
+        gravityDirty = true
+        wakeAll()
+    }
+
+    func setPaused(_ paused: Bool) {
+        guard paused != isPaused else { return }
+        isPaused = paused
+        if paused { onPause?() } else { onResume?() }
+    }
+}
+
+extension BodyTable {
+    /// Records the shape's area and second moment; `updateMass` applies density.
+    func areaForMass(_ b: Int, _ g: ShapeGeometry) {
+        area[b] = g.area
+        areaInertia[b] = g.areaInertia
+        updateMass(b)
+    }
+
+    /// UIKit's mass unit: a 100×100 item of density 1 weighs 0.01, so that a push of magnitude
+    /// 1 accelerates it at 100 px/s².
+    func updateMass(_ b: Int) {
+        let m = max(density[b], 1e-6) * area[b] / 1_000_000
+        let i = max(density[b], 1e-6) * areaInertia[b] / 1_000_000
+        mass[b] = m; inertia[b] = i
+        invMass[b] = isStatic[b] || m <= 0 ? 0 : 1 / m
+        invI[b] = isStatic[b] || !allowsRotation[b] || i <= 0 ? 0 : 1 / i
+    }
+}

@@ -1,0 +1,138 @@
+import Diagnostics
+import Geometry
+import Gestures
+import Raster
+import Trace
+
+/// What the launcher shows for an exhibit, and the name configs, traces and replay use.
+public struct ExhibitInfo: Sendable {
+    public var name: String
+    public var title: String
+    public var instruction: String
+    public var tileColor: Color
+}
+
+/// Options a technician can set per exhibit (config.toml [exhibits.NAME]).
+public struct ExhibitOptions: Sendable {
+    public var motionCubeShapeCap = 40
+    public var tiltBoxAltitudeGrey = false
+    public init() {}
+}
+
+/// Everything an exhibit is handed when it is created. It never sees a file descriptor: touch
+/// comes through `gestures`, tilt through `motion(gravity:altitude:)` and `shake()`, time
+/// through `advance(to:)`.
+public struct ExhibitEnvironment {
+    /// Portrait screen size in pixels.
+    public var width: Int
+    public var height: Int
+    /// Sizes in the issue are for a 480 px wide screen; multiply by this.
+    public var scale: Double { Double(width) / 480 }
+    public var fonts: FontSet
+    public var options: ExhibitOptions
+    public var log: Log
+    /// The moment the exhibit is created (virtual or monotonic µs).
+    public var startTime: Microseconds
+    /// Where the app draws its home control: exhibits keep their own controls clear of it.
+    public var homeControl: Rect?
+    /// The devices in use, one line each ("display: …", "touch: …", "tilt: …"), for the
+    /// commissioning screen.
+    public var devices: [String] = []
+
+    public init(width: Int, height: Int, fonts: FontSet, options: ExhibitOptions = .init(), log: Log,
+                startTime: Microseconds = 0, homeControl: Rect? = nil) {
+        self.width = width; self.height = height; self.fonts = fonts; self.options = options
+        self.log = log; self.startTime = startTime; self.homeControl = homeControl
+    }
+}
+
+/// An item as the state dump shows it: centre in portrait pixels, rotation clockwise.
+public struct ItemState: Sendable {
+    public var id: Int
+    public var shape: String  // "circle" | "square"
+    public var center: Vec2
+    public var width: Double
+    public var height: Double
+    public var rotation: Double
+    public var color: Color
+    public init(id: Int, shape: String, center: Vec2, width: Double, height: Double, rotation: Double = 0, color: Color) {
+        self.id = id; self.shape = shape; self.center = center; self.width = width; self.height = height
+        self.rotation = rotation; self.color = color
+    }
+}
+
+/// An on-screen control as the state dump shows it.
+public struct ControlState: Sendable {
+    public var id: String
+    public var frame: Rect
+    public var selected: Bool
+    public init(id: String, frame: Rect, selected: Bool = false) { self.id = id; self.frame = frame; self.selected = selected }
+}
+
+public struct ExhibitState: Sendable {
+    public var background: Color
+    public var items: [ItemState]
+    public var controls: [ControlState]
+    /// Exhibit-specific keys, in order (circle-draw "mode", grid-block "block", …).
+    public var extras: [(String, JSONValue)]
+    public init(background: Color, items: [ItemState] = [], controls: [ControlState] = [], extras: [(String, JSONValue)] = []) {
+        self.background = background; self.items = items; self.controls = controls; self.extras = extras
+    }
+}
+
+/// One exhibit. The kiosk creates a fresh instance to reset it.
+public protocol Exhibit: AnyObject {
+    static var info: ExhibitInfo { get }
+    /// The built-in demo the attract loop plays: a trace (JSON Lines, times from 0) of touches.
+    static var demoTrace: String { get }
+
+    /// Sets up the exhibit's recognizers in `gestures`; `random` is its own seeded stream.
+    init(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator)
+
+    /// Tilt for this moment: gravity in the screen plane in UIKit units (upright = (0, 1),
+    /// magnitude 1 = 1 g), and altitude in metres relative to start when a barometer exists.
+    func motion(gravity: Vec2, altitude: Double?)
+    /// One shake of the stand (already debounced: one shake, one call).
+    func shake()
+    /// Every touch frame before the gesture recognizers see it (the commissioning screen
+    /// draws a dot under every finger); most exhibits ignore it.
+    func touches(_ frame: TouchFrame)
+    /// Moves the exhibit's own time (physics, ticks) forward to `time`.
+    func advance(to time: Microseconds)
+    /// True while something moves: the kiosk keeps drawing frames. False lets it sleep.
+    var isAnimating: Bool { get }
+    /// A moment the exhibit must be woken at even if nothing happens (a tick), if any.
+    var nextDeadline: Microseconds? { get }
+    /// The frame: background colour, and the display list in drawing order.
+    func draw(into list: inout [DrawCommand]) -> Color
+    /// The state dump (replay checkpoints, bug reports).
+    func state() -> ExhibitState
+}
+
+public extension Exhibit {
+    func shake() {}
+    func touches(_ frame: TouchFrame) {}
+    var nextDeadline: Microseconds? { nil }
+
+    /// The demo as touch frames; a demo that does not parse is a bug the catalog tests catch.
+    static var demoFrames: [TouchFrame] {
+        guard let records = try? TraceReader.records(in: demoTrace, source: "\(info.name) demo") else { return [] }
+        return TraceRecord.touchFrames(records).map { frame in
+            let time = Microseconds((frame.t * 1000).rounded())
+            return TouchFrame(time: time, events: frame.touches.map {
+                TouchEvent(slot: $0.id, phase: TouchPhase(rawValue: $0.phase.rawValue) ?? .cancel,
+                           position: Vec2($0.x, $0.y), time: time)
+            })
+        }
+    }
+}
+
+/// Every exhibit the kiosk knows, in the launcher's default order.
+public enum ExhibitCatalog {
+    public static let all: [any Exhibit.Type] = [GridBlock.self]
+    /// The installers' screen: opened from config or a long press, never a launcher tile.
+    public static let installerScreens: [any Exhibit.Type] = [Commissioning.self]
+    public static func type(named name: String) -> (any Exhibit.Type)? {
+        all.first { $0.info.name == name } ?? installerScreens.first { $0.info.name == name }
+    }
+}

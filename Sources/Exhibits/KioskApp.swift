@@ -1,0 +1,361 @@
+import Diagnostics
+import Geometry
+import Gestures
+import Raster
+import Trace
+
+/// The kiosk as a visitor meets it: the launcher, the open exhibit, the home control, idle
+/// reset and the attract loop. It is pure logic over time, touches and tilt: the live main
+/// loop and the replay runner drive it the same way.
+public final class KioskApp {
+    public struct Settings {
+        public var width = 480
+        public var height = 800
+        /// Exhibits on the launcher, in order (names of `ExhibitCatalog`).
+        public var order: [String] = ExhibitCatalog.all.map { $0.info.name }
+        /// Show only this exhibit, without a home control; idle resets it.
+        public var locked: String? = nil
+        /// Start in this exhibit (replay of one exhibit); nil starts on the launcher.
+        public var initialExhibit: String? = nil
+        /// nil: never reset on idle (replay of one exhibit).
+        public var idleTimeout: Microseconds? = 90_000_000
+        /// nil: no attract loop.
+        public var attractAfter: Microseconds? = 300_000_000
+        public var options = ExhibitOptions()
+        public var seed: UInt64 = 1
+        /// A long press this long in the launcher's top-left corner opens the commissioning
+        /// screen; nil turns it off.
+        public var commissioningPress: Microseconds? = 3_000_000
+        /// Devices in use, shown by the commissioning screen.
+        public var devices: [String] = []
+        public init() {}
+    }
+
+    public enum Screen {
+        case launcher
+        case exhibit(name: String)
+        /// The launcher playing an exhibit's demo to invite visitors.
+        case attract(name: String)
+    }
+
+    public let settings: Settings
+    public let fonts: FontSet
+    public let log: Log
+    public private(set) var screen: Screen = .launcher
+    public private(set) var now: Microseconds
+
+    private var random: SeededGenerator
+    private var launcher: Launcher!
+    private var exhibit: (any Exhibit)?
+    private var gestures = GestureEnvironment()
+    private let homeGestures = GestureEnvironment()
+    /// Where each touch slot's events go, decided when the finger lands.
+    private var touchGoesHome: [Int: Bool] = [:]
+    private var lastActivity: Microseconds
+    private var gravity = Vec2(0, 1)
+    private var altitude: Double? = nil
+    private var attract: AttractPlayback?
+    private var commands: [DrawCommand] = []
+
+    public init(settings: Settings, fonts: FontSet, log: Log, start: Microseconds = 0) {
+        self.settings = settings
+        self.fonts = fonts
+        self.log = log
+        now = start
+        lastActivity = start
+        random = SeededGenerator(seed: settings.seed)
+        commands.reserveCapacity(1024)
+        let home = homeControlFrame
+        homeGestures.add(TapGestureRecognizer(region: home, name: "home") { [unowned self] tap in
+            if tap.state == .ended { self.goHome() }
+        })
+        if let locked = settings.locked {
+            open(locked)
+        } else if let initial = settings.initialExhibit {
+            open(initial)
+        } else {
+            showLauncher()
+        }
+    }
+
+    // MARK: Layout
+
+    private var scale: Double { Double(settings.width) / 480 }
+
+    /// The home control: top-left, at least 64 px (72 at 480 wide), out of every exhibit's way.
+    public var homeControlFrame: Rect {
+        let side = max(64, (72 * scale).rounded())
+        let margin = (8 * scale).rounded()
+        return Rect(x: margin, y: margin, width: side, height: side)
+    }
+
+    private var showsHomeControl: Bool {
+        if settings.locked != nil { return false }
+        if case .exhibit = screen { return true }
+        return false
+    }
+
+    private func environment() -> ExhibitEnvironment {
+        var e = ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options,
+                                   log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
+        e.devices = settings.devices
+        return e
+    }
+
+    // MARK: Screens
+
+    private func showLauncher() {
+        gestures.cancelAll(at: now)
+        gestures = GestureEnvironment()
+        exhibit = nil
+        attract = nil
+        screen = .launcher
+        launcher = Launcher(width: settings.width, height: settings.height, fonts: fonts,
+                            exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
+                            gestures: gestures) { [unowned self] name in self.open(name) }
+        if let hold = settings.commissioningPress {
+            // Installers only: a long press where no tile is, in the top-left corner.
+            let corner = Rect(x: 0, y: 0, width: 96 * scale, height: 80 * scale)
+            let press = LongPressGestureRecognizer(region: corner, name: "commissioning") { [unowned self] p in
+                if p.state == .began { self.open(Commissioning.info.name) }
+            }
+            press.minimumPressDuration = hold
+            press.allowableMovement = 20 * scale
+            gestures.add(press)
+        }
+    }
+
+    /// Opens exhibit `name` fresh (also how an exhibit is reset).
+    public func open(_ name: String) {
+        guard let type = ExhibitCatalog.type(named: name) else {
+            log.error("no exhibit named '\(name)'; showing the launcher")
+            showLauncher()
+            return
+        }
+        gestures.cancelAll(at: now)
+        gestures = GestureEnvironment()
+        touchGoesHome.removeAll()
+        attract = nil
+        let stream = SeededGenerator(seed: random.next())
+        let e = type.init(environment: environment(), gestures: gestures, random: stream)
+        e.motion(gravity: gravity, altitude: altitude)
+        exhibit = e
+        screen = .exhibit(name: name)
+        lastActivity = now
+        log.info("exhibit \(name) open")
+    }
+
+    public func goHome() {
+        if settings.locked != nil { return }
+        log.info("home")
+        showLauncher()
+        lastActivity = now
+    }
+
+    // MARK: Input
+
+    /// Touches of one libinput frame (portrait pixels).
+    public func handle(_ frame: TouchFrame) {
+        lastActivity = max(lastActivity, frame.time)
+        if case .attract = screen {
+            // A visitor: the demo stops and the launcher is theirs.
+            showLauncher()
+            for e in frame.events where e.phase == .down { touchGoesHome[e.slot] = false }
+            return
+        }
+        var toHome: [TouchEvent] = []
+        var toScreen: [TouchEvent] = []
+        for e in frame.events {
+            if e.phase == .down && touchGoesHome[e.slot] == nil {
+                touchGoesHome[e.slot] = showsHomeControl && homeControlFrame.contains(e.position)
+            }
+            if touchGoesHome[e.slot] == true { toHome.append(e) } else { toScreen.append(e) }
+            if e.phase == .up || e.phase == .cancel { touchGoesHome[e.slot] = nil }
+        }
+        if !toHome.isEmpty { homeGestures.handle(TouchFrame(time: frame.time, events: toHome)) }
+        if !toScreen.isEmpty {
+            let f = TouchFrame(time: frame.time, events: toScreen)
+            exhibit?.touches(f)
+            gestures.handle(f)
+        }
+    }
+
+    /// A touchscreen went away: its touches end as cancelled.
+    public func deviceRemoved(_ device: Int, at time: Microseconds) {
+        homeGestures.deviceRemoved(device, at: time)
+        gestures.deviceRemoved(device, at: time)
+        touchGoesHome.removeAll()
+    }
+
+    public func motion(gravity g: Vec2, altitude a: Double?) {
+        gravity = g
+        altitude = a
+        exhibit?.motion(gravity: g, altitude: a)
+    }
+
+    public func shake() { exhibit?.shake() }
+
+    // MARK: Time
+
+    /// Moves the kiosk to `time`: recognizer deadlines, idle reset, attract, the exhibit's physics.
+    public func advance(to time: Microseconds) {
+        guard time >= now else { return }
+        now = time
+        homeGestures.advance(to: time)
+        gestures.advance(to: time)
+        if let attract {
+            attract.advance(to: time)
+            if attract.isFinished { startAttract(after: attract.name) }
+        } else if let idle = settings.idleTimeout, case .exhibit(let name) = screen, time - lastActivity >= idle {
+            log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
+            if settings.locked != nil { open(name) } else { showLauncher(); lastActivity = time }
+        } else if let after = settings.attractAfter, case .launcher = screen, time - lastActivity >= after {
+            startAttract(after: nil)
+        }
+        exhibit?.advance(to: time)
+    }
+
+    private func startAttract(after previous: String?) {
+        let names = settings.order.filter { ExhibitCatalog.type(named: $0) != nil }
+        guard !names.isEmpty else { return }
+        let next: String
+        if let previous, let i = names.firstIndex(of: previous) { next = names[(i + 1) % names.count] } else { next = names[0] }
+        guard let type = ExhibitCatalog.type(named: next) else { return }
+        gestures = GestureEnvironment()
+        let e = type.init(environment: environment(), gestures: gestures, random: SeededGenerator(seed: random.next()))
+        e.motion(gravity: gravity, altitude: altitude)
+        exhibit = e
+        screen = .attract(name: next)
+        attract = AttractPlayback(name: next, frames: type.demoFrames, gestures: gestures, start: now)
+    }
+
+    /// True while frames must keep coming.
+    public var isAnimating: Bool {
+        if attract != nil { return true }
+        return exhibit?.isAnimating ?? false
+    }
+
+    /// The next moment the kiosk must wake with no input (timers, idle, attract); nil = none.
+    public var nextDeadline: Microseconds? {
+        var deadlines: [Microseconds] = []
+        if let d = gestures.nextDeadline { deadlines.append(d) }
+        if let d = homeGestures.nextDeadline { deadlines.append(d) }
+        if let d = exhibit?.nextDeadline { deadlines.append(d) }
+        switch screen {
+        case .exhibit: if let idle = settings.idleTimeout { deadlines.append(lastActivity + idle) }
+        case .launcher: if let after = settings.attractAfter { deadlines.append(lastActivity + after) }
+        case .attract: if let d = attract?.nextDeadline { deadlines.append(d) }
+        }
+        return deadlines.min()
+    }
+
+    // MARK: Output
+
+    /// Draws the frame and returns the portrait rectangles that changed.
+    @discardableResult
+    public func render(with renderer: SceneRenderer) -> [PixelRect] {
+        commands.removeAll(keepingCapacity: true)
+        let background: Color
+        switch screen {
+        case .launcher:
+            background = launcher.draw(into: &commands)
+        case .exhibit, .attract:
+            background = exhibit!.draw(into: &commands)
+        }
+        if showsHomeControl { drawHomeControl(into: &commands) }
+        if case .attract(let name) = screen { drawAttractBanner(name, into: &commands) }
+        return renderer.render(background: background, commands: commands)
+    }
+
+    private func drawHomeControl(into list: inout [DrawCommand]) {
+        let f = homeControlFrame
+        let c = f.center, s = f.width
+        list.append(.circle(center: c, radius: s / 2, color: Color(r: 40, g: 40, b: 48)))
+        // A little house: roof and body.
+        let w = s * 0.44
+        list.append(.polygon([Vec2(c.x, c.y - w * 0.62), Vec2(c.x + w * 0.62, c.y - w * 0.02), Vec2(c.x - w * 0.62, c.y - w * 0.02)],
+                             color: .white))
+        list.append(.rect(Rect(x: c.x - w * 0.4, y: c.y - w * 0.05, width: w * 0.8, height: w * 0.6), transform: .identity, color: .white))
+        list.append(.rect(Rect(x: c.x - w * 0.11, y: c.y + w * 0.2, width: w * 0.22, height: w * 0.35), transform: .identity,
+                          color: Color(r: 40, g: 40, b: 48)))
+    }
+
+    private func drawAttractBanner(_ name: String, into list: inout [DrawCommand]) {
+        let h = (96 * scale).rounded()
+        let y = Double(settings.height) - h
+        list.append(.fillPixels(PixelRect(x: 0, y: Int(y), width: settings.width, height: Int(h)), Color(r: 20, g: 20, b: 28)))
+        let title = ExhibitCatalog.type(named: name)?.info.title ?? name
+        list.append(fonts.text("Touch the screen to play", centeredAt: Vec2(Double(settings.width) / 2, y + h * 0.45),
+                               size: 26 * scale, bold: true, color: .white))
+        list.append(fonts.text(title, centeredAt: Vec2(Double(settings.width) / 2, y + h * 0.8), size: 18 * scale,
+                               color: Color(r: 200, g: 200, b: 210)))
+    }
+
+    /// The state dump of issue 7: exhibit, time, size, background, items, controls, extras.
+    public func state() -> JSONValue {
+        var pairs: [(String, JSONValue)] = []
+        let s: ExhibitState
+        let name: String
+        switch screen {
+        case .launcher:
+            name = "launcher"; s = launcher.state()
+        case .exhibit(let n):
+            name = n; s = exhibit!.state()
+        case .attract(let n):
+            name = "launcher"; s = exhibit!.state()
+            pairs.append(("attract", .string(n)))
+        }
+        var controls = s.controls
+        if showsHomeControl { controls.insert(ControlState(id: "home", frame: homeControlFrame), at: 0) }
+        pairs.insert(contentsOf: [
+            ("exhibit", .string(name)),
+            ("time_ms", .number(Double(now) / 1000)),
+            ("width", .int(settings.width)),
+            ("height", .int(settings.height)),
+            ("background", .string(s.background.hex)),
+            ("items", .array(s.items.map { item in
+                .object([("id", .int(item.id)), ("shape", .string(item.shape)), ("x", .number(item.center.x)),
+                         ("y", .number(item.center.y)), ("width", .number(item.width)), ("height", .number(item.height)),
+                         ("rotation", .number(item.rotation)), ("color", .string(item.color.hex))])
+            })),
+            ("controls", .array(controls.map { c in
+                .object([("id", .string(c.id)), ("x", .number(c.frame.center.x)), ("y", .number(c.frame.center.y)),
+                         ("width", .number(c.frame.width)), ("height", .number(c.frame.height)), ("selected", .bool(c.selected))])
+            })),
+        ], at: 0)
+        pairs.append(contentsOf: s.extras)
+        return .object(pairs)
+    }
+}
+
+/// Feeds an exhibit's built-in demo to it, as if a visitor were playing.
+final class AttractPlayback {
+    let name: String
+    private let frames: [TouchFrame]
+    private let gestures: GestureEnvironment
+    private let start: Microseconds
+    private var next = 0
+    private var now: Microseconds
+    /// A pause after the demo's last touch, so that its ending can be seen.
+    private let tail: Microseconds = 2_500_000
+
+    init(name: String, frames: [TouchFrame], gestures: GestureEnvironment, start: Microseconds) {
+        self.name = name; self.frames = frames; self.gestures = gestures; self.start = start; now = start
+    }
+
+    func advance(to time: Microseconds) {
+        now = time
+        while next < frames.count, start + frames[next].time <= time {
+            var f = frames[next]
+            f.time += start
+            // Device -1: no real touchscreen, so unplugging one never cancels the demo.
+            for i in f.events.indices { f.events[i].time += start; f.events[i].device = -1 }
+            gestures.handle(f)
+            next += 1
+        }
+    }
+
+    private var end: Microseconds { start + (frames.last?.time ?? 0) + tail }
+    var isFinished: Bool { next >= frames.count && now >= end }
+    var nextDeadline: Microseconds? { next < frames.count ? start + frames[next].time : end }
+}

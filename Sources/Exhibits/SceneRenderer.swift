@@ -1,0 +1,134 @@
+import Geometry
+import Raster
+
+/// Turns each frame's display list into pixels, redrawing only what changed: it compares the
+/// list with the previous frame's, item by item, and repaints the rectangles where they
+/// differ (background, then every command crossing the rectangle, clipped to it). A resting
+/// exhibit produces no damage and so no copy to the scanout at all.
+public final class SceneRenderer {
+    public let canvas: Canvas
+    public let fonts: FontSet
+    private var previous: [DrawCommand] = []
+    private var previousBackground: Color? = nil
+    private var damage: [PixelRect] = []
+    /// Past this many separate rectangles one union is cheaper than many clipped passes.
+    public var maxDamageRects = 16
+
+    public init(canvas: Canvas, fonts: FontSet) {
+        self.canvas = canvas
+        self.fonts = fonts
+        damage.reserveCapacity(64)
+    }
+
+    /// Forces the next frame to repaint everything (after the display was lost, say).
+    public func invalidate() { previousBackground = nil }
+
+    /// Draws the frame and returns the portrait rectangles that changed.
+    @discardableResult
+    public func render(background: Color, commands: [DrawCommand]) -> [PixelRect] {
+        damage.removeAll(keepingCapacity: true)
+        if previousBackground != background {
+            damage.append(canvas.bounds)
+        } else {
+            let common = min(previous.count, commands.count)
+            for i in 0..<common where previous[i] != commands[i] {
+                addDamage(previous[i].bounds)
+                addDamage(commands[i].bounds)
+            }
+            for i in common..<previous.count { addDamage(previous[i].bounds) }
+            for i in common..<commands.count { addDamage(commands[i].bounds) }
+        }
+        let rects = coalesced()
+        for rect in rects {
+            canvas.clip = rect
+            canvas.fillRect(rect, color: background)
+            for command in commands where command.bounds.intersects(rect) {
+                draw(command)
+            }
+        }
+        canvas.clip = nil
+        canvas.resetDamage()
+        previous = commands
+        previousBackground = background
+        return rects
+    }
+
+    private func addDamage(_ r: PixelRect) {
+        let c = r.grown(by: 1).intersection(canvas.bounds)
+        if !c.isEmpty { damage.append(c) }
+    }
+
+    /// Merges overlapping rectangles, and everything into one when there are too many.
+    private func coalesced() -> [PixelRect] {
+        var rects = damage
+        var merged = true
+        while merged {
+            merged = false
+            var i = 0
+            while i < rects.count {
+                var j = i + 1
+                while j < rects.count {
+                    if rects[i].intersects(rects[j]) {
+                        rects[i] = rects[i].union(rects[j])
+                        rects.swapAt(j, rects.count - 1)
+                        rects.removeLast()
+                        merged = true
+                    } else {
+                        j += 1
+                    }
+                }
+                i += 1
+            }
+        }
+        if rects.count > maxDamageRects {
+            return [rects.reduce(PixelRect.empty) { $0.union($1) }]
+        }
+        return rects
+    }
+
+    private func draw(_ command: DrawCommand) {
+        switch command {
+        case .fillPixels(let r, let color):
+            canvas.fillRect(r, color: color)
+        case .circle(let c, let r, let color):
+            canvas.fillCircle(center: c, radius: r, color: color)
+        case .ring(let c, let r, let w, let color):
+            canvas.strokeCircle(center: c, radius: r, lineWidth: w, color: color)
+        case .rect(let r, let t, let color):
+            canvas.fillRect(r, transform: t, color: color)
+        case .line(let a, let b, let w, let color):
+            canvas.drawLine(from: a, to: b, width: w, color: color)
+        case .polygon(let points, let color):
+            canvas.fillPolygon(points, color: color)
+        case .text(let s, let origin, let size, let bold, let color, _):
+            canvas.drawText(s, at: origin, font: bold ? fonts.bold : fonts.regular, size: size, color: color)
+        }
+    }
+}
+
+extension PixelRect {
+    func intersects(_ o: PixelRect) -> Bool { !intersection(o).isEmpty }
+}
+
+/// The two faces the kiosk writes with, loaded once.
+public final class FontSet {
+    public let regular: Font
+    public let bold: Font
+
+    public init(regularPath: String = Font.dejaVuSansPath, boldPath: String = Font.dejaVuSansBoldPath) throws {
+        regular = try Font(path: regularPath)
+        bold = try Font(path: boldPath)
+    }
+
+    /// A `.text` command whose width is measured, so that its damage is exact.
+    public func text(_ s: String, origin: Vec2, size: Double, bold isBold: Bool = false, color: Color) -> DrawCommand {
+        let width = (isBold ? bold : regular).advance(of: s, size: size)
+        return .text(s, origin: origin, size: size, bold: isBold, color: color, width: width)
+    }
+
+    /// A `.text` command centred on `center.x` with its baseline at `center.y`.
+    public func text(_ s: String, centeredAt center: Vec2, size: Double, bold isBold: Bool = false, color: Color) -> DrawCommand {
+        let width = (isBold ? bold : regular).advance(of: s, size: size)
+        return .text(s, origin: Vec2(center.x - width / 2, center.y), size: size, bold: isBold, color: color, width: width)
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Diagnostics
+import Exhibits
+import Geometry
+import Platform
+import Raster
+import Trace
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a trace on the virtual panel with a virtual clock; write a PNG and a state JSON at each checkpoint.",
+        discussion: "Exit status: 0 when the trace is done, 2 for a bad trace (the message names the line).")
+
+    @Argument(help: "Trace file (JSON Lines).")
+    var trace: String
+
+    @Option(help: "Exhibit to run, or 'launcher' for the whole kiosk from its launcher (idle timer included).")
+    var exhibit: String
+
+    @Option(help: "Portrait size WIDTHxHEIGHT.")
+    var size: String = "480x800"
+
+    @Option(help: "Seed of the kiosk's random generator.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Folder for <checkpoint>.png and <checkpoint>.json (created if missing).")
+    var out: String
+
+    func run() throws {
+        guard let (width, height) = parseSize(size) else {
+            printError("--size '\(size)': expected WIDTHxHEIGHT, e.g. 480x800")
+            throw ExitCode(2)
+        }
+        guard exhibit == "launcher" || ExhibitCatalog.type(named: exhibit) != nil else {
+            printError("--exhibit '\(exhibit)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+            throw ExitCode(2)
+        }
+        let text: String
+        do { text = try readTextFile(trace) } catch {
+            printError("\(trace): \(error)")
+            throw ExitCode(2)
+        }
+        let records: [TraceRecord]
+        do { records = try TraceReader.records(in: text, source: trace) } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        try makeDirectories(out)
+
+        var settings = KioskApp.Settings()
+        settings.width = width
+        settings.height = height
+        settings.seed = seed
+        if exhibit != "launcher" {
+            settings.initialExhibit = exhibit
+            settings.idleTimeout = nil
+            settings.attractAfter = nil
+        }
+        let log = Log(minimum: .warning)
+        let fonts = try FontSet()
+        let panel = VirtualPanel(width: width, height: height)
+        let runner = ReplayRunner(settings: settings, display: panel, fonts: fonts, log: log)
+        var written = 0
+        try runner.run(records) { checkpoint in
+            let base = out + "/" + safeFileName(checkpoint.name)
+            try writePNG(checkpoint.frame, to: base + ".png")
+            try writeTextFile(base + ".json", checkpoint.state.serialized() + "\n")
+            written += 1
+        }
+        print("replayed \(records.count) records of \(trace) on \(exhibit) at \(width)x\(height): \(runner.framesRendered) frames drawn, \(written) checkpoints in \(out)")
+    }
+}
+
+func parseSize(_ s: String) -> (Int, Int)? {
+    let parts = s.split(separator: "x")
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 64, h >= 64, w <= 8192, h <= 8192 else { return nil }
+    return (w, h)
+}
+
+/// Checkpoint names become file names: keep them inside the output folder.
+func safeFileName(_ name: String) -> String {
+    let cleaned = String(name.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+    return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
+}
+
+func makeDirectories(_ path: String) throws {
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for part in path.split(separator: "/") {
+        prefix += part + "/"
+        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            throw TextFileError(reason: "cannot create \(prefix): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+func writeTextFile(_ path: String, _ text: String) throws {
+    guard let f = fopen(path, "wb") else { throw TextFileError(reason: "\(path): \(String(cString: strerror(errno)))") }
+    defer { fclose(f) }
+    let bytes = Array(text.utf8)
+    if fwrite(bytes, 1, bytes.count, f) != bytes.count { throw TextFileError(reason: "\(path): write failed") }
+}

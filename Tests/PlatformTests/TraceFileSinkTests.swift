@@ -1,0 +1,46 @@
+import Testing
+import Geometry
+import Trace
+@testable import Platform
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct TraceFileSinkTests {
+    func read(_ path: String) -> String? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true { let n = fread(&buf, 1, buf.count, f); if n == 0 { break }; out += buf[0..<n] }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func recordsRollIntoTwoBoundedFilesThatReadBack() throws {
+        let dir = "/tmp/motionkiosk-record-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(dir, 0o755)
+        let path = dir + "/floor.jsonl"
+        defer { unlink(path); unlink(path + ".1"); rmdir(dir) }
+        let writer = try TraceWriter(sink: try TraceFileSink(path: path), bound: .roll(atBytes: 4096))
+        var rolls = 0
+        for i in 0..<400 {
+            let outcome = try writer.append(TraceRecord(t: Double(i) * 10, .touch(phase: i % 2 == 0 ? .down : .up, id: 0, x: 240, y: Double(i))))
+            if case .rolled = outcome { rolls += 1 }
+        }
+        #expect(rolls >= 2)
+        let current = try #require(read(path)), previous = try #require(read(path + ".1"))
+        #expect(current.utf8.count <= 4096 && previous.utf8.count <= 4096)
+        // Both files are whole traces: the newest one ends with the last record.
+        let newest = try TraceReader.records(in: current, source: path)
+        #expect(newest.last == TraceRecord(t: 3990, .touch(phase: .up, id: 0, x: 240, y: 399)))
+        #expect(try !TraceReader.records(in: previous, source: path + ".1").isEmpty)
+    }
+
+    @Test func unwritableFolderIsAnErrorNamingThePath() {
+        #expect {
+            _ = try TraceFileSink(path: "/nonexistent-folder/trace.jsonl")
+        } throws: { error in
+            "\(error)".contains("/nonexistent-folder/trace.jsonl")
+        }
+    }
+}
