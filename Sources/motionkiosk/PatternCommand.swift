@@ -179,16 +179,7 @@ final class PatternSession {
     private func handle(_ event: InputEvent) {
         switch event {
         case .touches(let touches):
-            gestures.handle(TouchFrame(touches.map { t in
-                let phase: Gestures.TouchPhase
-                switch t.phase {
-                case .down: phase = .down
-                case .motion: phase = .move
-                case .up: phase = .up
-                case .cancel: phase = .cancel
-                }
-                return Gestures.TouchEvent(slot: t.id, phase: phase, position: t.point, time: t.time, device: t.device)
-            }))
+            gestures.handle(TouchFrame(touches))
             armGestureTimer()
             for t in touches {
                 log("touch \(t.phase.rawValue) id=\(t.id) x=\(fixed1(t.point.x)) y=\(fixed1(t.point.y))")
