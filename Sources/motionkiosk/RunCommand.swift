@@ -316,16 +316,7 @@ final class KioskSession {
     private func handle(_ event: InputEvent) {
         switch event {
         case .touches(let touches):
-            let frame = TouchFrame(touches.map { t in
-                let phase: Gestures.TouchPhase
-                switch t.phase {
-                case .down: phase = .down
-                case .motion: phase = .move
-                case .up: phase = .up
-                case .cancel: phase = .cancel
-                }
-                return Gestures.TouchEvent(slot: t.id, phase: phase, position: t.point, time: t.time, device: t.device)
-            })
+            let frame = TouchFrame(touches)
             for e in frame.events {
                 if e.phase == .down { touchesThisInterval += 1 }
                 record(.touch(phase: TraceTouchPhase(rawValue: e.phase.rawValue)!, id: e.slot, x: e.position.x, y: e.position.y), at: e.time)
