@@ -31,6 +31,9 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
 
         .target(name: "CSystem", path: "Sources/CShims/CSystem"),
+        // Box2D 2.4 running the kiosk500 scene: the Dynamics benchmark's anchor only.
+        .target(name: "CBox2DScene", path: "Sources/CShims/CBox2DScene",
+                linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("stdc++")]),
 
         .target(name: "Geometry", swiftSettings: optimize),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
@@ -45,7 +48,7 @@ let package = Package(
                           dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "motionkiosk-bench",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo"],
+                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene"],
                           swiftSettings: optimize),
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
