@@ -1,0 +1,81 @@
+// motionkiosk-bench dynamics: the kiosk500 scene (facts/physics.md) in our engine and in Box2D
+// 2.4, same process, sleeping off for timing; a second run of ours with sleeping on tells when
+// everything sleeps.
+import Geometry
+import Dynamics
+import CBox2DScene
+
+/// kiosk500 in screen pixels: 1 m = 100 px, y down (y_px = −100·y_m), so gravity is UIKit's
+/// 1.0 (1000 px/s²) and the floor's top is y = 0. Angles flip sign with the mirror.
+struct Kiosk500 {
+    let world: DynamicsWorld
+    var items: [ItemID] = []
+
+    init(sleeping: Bool) {
+        world = DynamicsWorld(bounds: Rect(x: -1200, y: -3000, width: 2400, height: 3100), timeStep: 1.0 / 60, substeps: 4)
+        world.sleepingEnabled = sleeping
+        let gravity = GravityBehavior(), collision = CollisionBehavior(mode: .items)
+        let material = ItemBehavior(), container = ItemBehavior()
+        for m in [material, container] { m.friction = 0.6; m.elasticity = 0.2; m.density = 1 }
+        container.isAnchored = true
+        let floor = world.addItem(.rectangle(width: 2400, height: 100), center: Vec2(0, 50))
+        let left = world.addItem(.rectangle(width: 100, height: 3000), center: Vec2(-1150, -1500))
+        let right = world.addItem(.rectangle(width: 100, height: 3000), center: Vec2(1150, -1500))
+        for wall in [floor, left, right] { collision.addItem(wall); container.addItem(wall) }
+        for i in 0..<500 {
+            let col = i % 20, row = i / 20
+            let x = (-9.5 + Double(col) + 0.25 * Double(row % 2)) * 100
+            let y = -(1 + Double(row)) * 100
+            let shape: ItemShape = i % 2 == 0 ? .circle(radius: 25) : .rectangle(width: 50, height: 50)
+            let id = world.addItem(shape, center: Vec2(x, y), rotation: -0.1 * Double(i % 10))
+            gravity.addItem(id); collision.addItem(id); material.addItem(id)
+            items.append(id)
+        }
+        for b in [gravity, collision, material, container] { world.addBehavior(b) }
+    }
+
+    /// Items outside the container: |x| > 11 m or below the floor.
+    var escaped: Int {
+        items.filter { id in
+            let p = world.center(of: id)!
+            return abs(p.x) > 1100 || p.y > 0 || !p.isFinite
+        }.count
+    }
+}
+
+func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
+    var steps = 600
+    if let i = arguments.firstIndex(of: "--steps"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { steps = n }
+    var repeats = 3
+    if let i = arguments.firstIndex(of: "--repeats"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { repeats = n }
+
+    // Alternate the engines and keep each one's best run: the machine is shared.
+    var ours = Double.infinity, box2d = Double.infinity
+    var escaped = 0, box2dEscaped: Int32 = 0
+    for _ in 0..<repeats {
+        let scene = Kiosk500(sleeping: false)
+        let start = monotonicSeconds()
+        for _ in 0..<steps { scene.world.step() }
+        ours = min(ours, (monotonicSeconds() - start) * 1000 / Double(steps))
+        escaped = scene.escaped
+        var out: Int32 = 0, unused = 0.0
+        box2d = min(box2d, kiosk500_box2d_ms_per_step(Int32(steps), 0, &out, &unused))
+        box2dEscaped = out
+    }
+
+    let sleepy = Kiosk500(sleeping: true)
+    var asleepAt = -1.0
+    for _ in 0..<(60 * 60) {
+        sleepy.world.step()
+        if sleepy.world.isPaused { asleepAt = sleepy.world.elapsedTime; break }
+    }
+    var box2dOut: Int32 = 0, box2dAsleep = -1.0
+    _ = kiosk500_box2d_ms_per_step(60 * 60, 1, &box2dOut, &box2dAsleep)
+
+    func fmt(_ x: Double) -> String {
+        let r = (x * 10_000).rounded() / 10_000
+        return "\(r)"
+    }
+    print("{\"bench\":\"dynamics\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"ours_ms_per_step\":\(fmt(ours)),\"box2d_ms_per_step\":\(fmt(box2d)),\"ratio\":\(fmt(ours / box2d)),\"escaped\":\(escaped),\"box2d_escaped\":\(box2dEscaped),\"asleep_at_s\":\(fmt(asleepAt)),\"box2d_asleep_at_s\":\(fmt(box2dAsleep)),\"asleep_escaped\":\(sleepy.escaped)}")
+    return escaped == 0 ? 0 : 1
+}
