@@ -4,7 +4,9 @@
 import Glibc
 #endif
 
-let benchmarks: [String: ([String]) -> Int32] = [:]
+let benchmarks: [String: ([String]) -> Int32] = [
+    "dynamics": dynamicsBenchmark,
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let run = benchmarks[name] else {
