@@ -256,15 +256,12 @@ extension DynamicsWorld {
             let ra = find(a), rb = find(b)
             if ra != rb { if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) } }
         }
-        let slop = tuning.linearSlop
-        for c in 0..<contacts.count {
+        // Linked as soon as the manifold has points, speculative ones included: the same test
+        // that wakes a sleeper, so that neighbours sleep and wake together.
+        for c in 0..<contacts.count where contacts.pointCount[c] > 0 {
             let a = Int(contacts.a[c]), b = Int(contacts.b[c])
             if bodies.isStatic[a] || bodies.isStatic[b] { continue }
-            let pc = contacts.pointCount[c]
-            if pc == 0 { continue }
-            var s = contacts.separation[2 * c]
-            if pc > 1 { s = min(s, contacts.separation[2 * c + 1]) }
-            if s < slop || contacts.touching[c] { union(a, b) }
+            union(a, b)
         }
         for j in joints where j.a >= 0 && j.b >= 0 {
             if !bodies.isStatic[j.a] && !bodies.isStatic[j.b] { union(j.a, j.b) }
