@@ -9,14 +9,14 @@ public final class AttachmentBehavior: DynamicBehavior {
     public let attachedItem: ItemID?
     public let attachedOffset: Vec2
     /// The world point of an item–anchor attachment.
-    public var anchorPoint: Vec2 { didSet { if anchorPoint != oldValue, anchorPoint.isFinite { changed(wakeEverything: false) } } }
+    public var anchorPoint: Vec2 { didSet { if anchorPoint != oldValue, anchorPoint.isFinite { changed() } } }
     /// Rest length; by default the distance when the behavior joined the world.
     public var length: Double {
         get { storedLength ?? 0 }
-        set { if newValue.isFinite, newValue >= 0, newValue != storedLength { storedLength = newValue; changed(wakeEverything: false) } }
+        set { if newValue.isFinite, newValue >= 0, newValue != storedLength { storedLength = newValue; changed() } }
     }
-    public var frequency = 0.0 { didSet { if frequency != oldValue { changed(wakeEverything: false) } } }
-    public var damping = 0.0 { didSet { if damping != oldValue { changed(wakeEverything: false) } } }
+    public var frequency = 0.0 { didSet { if frequency != oldValue { changed() } } }
+    public var damping = 0.0 { didSet { if damping != oldValue { changed() } } }
 
     private var storedLength: Double?
     var impulse = 0.0     // warm start across steps
@@ -46,10 +46,10 @@ public final class AttachmentBehavior: DynamicBehavior {
 /// Pulls an item to a point like a damped spring (UIKit's snap): damping 0…1, default 0.5.
 public final class SnapBehavior: DynamicBehavior {
     public let item: ItemID
-    public var snapPoint: Vec2 { didSet { if snapPoint != oldValue, snapPoint.isFinite { changed(wakeEverything: false) } } }
-    public var damping = 0.5 { didSet { damping = min(max(damping, 0), 1); if damping != oldValue { changed(wakeEverything: false) } } }
+    public var snapPoint: Vec2 { didSet { if snapPoint != oldValue, snapPoint.isFinite { changed() } } }
+    public var damping = 0.5 { didSet { damping = min(max(damping, 0), 1); if damping != oldValue { changed() } } }
     /// Also turn the item back to this rotation (radians); nil leaves rotation free.
-    public var targetRotation: Double? = 0 { didSet { if targetRotation != oldValue { changed(wakeEverything: false) } } }
+    public var targetRotation: Double? = 0 { didSet { if targetRotation != oldValue { changed() } } }
     var impulseX = 0.0, impulseY = 0.0, angularImpulse = 0.0
 
     public init(item: ItemID, snapTo point: Vec2) {

@@ -86,11 +86,7 @@ extension DynamicsWorld {
             bodies.updateMass(b)
         }
         // Contacts keep the mixed materials of their creation; refresh them.
-        for c in 0..<contacts.count {
-            let a = Int(contacts.a[c]), b = Int(contacts.b[c])
-            contacts.friction[c] = (bodies.friction[a] * bodies.friction[b]).squareRoot()
-            contacts.restitution[c] = max(bodies.restitution[a], bodies.restitution[b])
-        }
+        for c in 0..<contacts.count { mixMaterials(c) }
         if specs != boundarySignature { rebuildBoundaries(specs) }
     }
 

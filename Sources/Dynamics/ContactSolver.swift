@@ -47,7 +47,7 @@ extension DynamicsWorld {
             warmStartJoints()
             warmStartContacts()
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: true)
-            solveContacts(hs, useBias: true)
+            solveContacts(hs, useBias: true, flip: sub % 2 == 1)
             // Positions.
             for k in 0..<n {
                 let i = Int(list[k])
@@ -61,7 +61,7 @@ extension DynamicsWorld {
                 bt.dqc[i] = c2 * inv; bt.dqs[i] = s2 * inv
             }
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: false)
-            solveContacts(hs, useBias: false)
+            solveContacts(hs, useBias: false, flip: sub % 2 == 0)
         }
         storeImpulses()
         storeJointImpulses()
@@ -90,6 +90,13 @@ extension DynamicsWorld {
             k.a = a; k.b = b; k.contact = c; k.pointCount = pc
             k.mA = activeA ? bt.invMass[a] : 0; k.iA = activeA ? bt.invI[a] : 0
             k.mB = activeB ? bt.invMass[b] : 0; k.iB = activeB ? bt.invI[b] : 0
+            // A held item meets others as if no heavier than they are: the finger's drive
+            // already supplies its push, and a heavy item would squeeze a light one through
+            // a wall before the iterations converge.
+            if activeA && activeB {
+                if bt.holdIndex[a] >= 0 && k.mA < k.mB { let f = k.mB / k.mA; k.mA *= f; k.iA *= f }
+                if bt.holdIndex[b] >= 0 && k.mB < k.mA { let f = k.mA / k.mB; k.mB *= f; k.iB *= f }
+            }
             let nx = ct.nx[c], ny = ct.ny[c]
             k.nx = nx; k.ny = ny
             k.friction = ct.friction[c]; k.restitution = ct.restitution[c]
@@ -137,7 +144,9 @@ extension DynamicsWorld {
         }
     }
 
-    func solveContacts(_ hs: Double, useBias: Bool) {
+    /// `flip` alternates the order of a manifold's two points between passes, so that
+    /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
+    func solveContacts(_ hs: Double, useBias: Bool, flip: Bool) {
         let cc = constraints, cp = points, bt = bodies
         let vx = bt.vx, vy = bt.vy, w = bt.w
         let dpx = bt.dpx, dpy = bt.dpy, dqc = bt.dqc, dqs = bt.dqs
@@ -154,7 +163,8 @@ extension DynamicsWorld {
             let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
             var totalNormal = 0.0
             let elastic = !useBias && k.restitution > 0
-            for j in 0..<k.pointCount {
+            for jj in 0..<k.pointCount {
+                let j = flip && k.pointCount == 2 ? 1 - jj : jj
                 let pp = cp.base + (2 * i + j)
                 let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
                 // Current separation from the motion since the step began.
@@ -186,7 +196,8 @@ extension DynamicsWorld {
                 vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
             }
             let tx = ny, ty = -nx
-            for j in 0..<k.pointCount {
+            for jj in 0..<k.pointCount {
+                let j = flip && k.pointCount == 2 ? 1 - jj : jj
                 let pp = cp.base + (2 * i + j)
                 let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
                 let dvx = vBx - wB * rBy - vAx + wA * rAy

@@ -95,8 +95,7 @@ extension DynamicsWorld {
                     let ka = bodies.kind[a].rawValue, kb = bodies.kind[b].rawValue
                     if ka > kb || (ka == kb && a > b) { first = b; second = a }
                     let nc = contacts.append(first, second, key, stamp: stamp)
-                    contacts.friction[nc] = (bodies.friction[first] * bodies.friction[second]).squareRoot()
-                    contacts.restitution[nc] = max(bodies.restitution[first], bodies.restitution[second])
+                    mixMaterials(nc)
                     pairs.insert(key, Int32(nc))
                 }
             }
@@ -112,6 +111,20 @@ extension DynamicsWorld {
                 continue
             }
             c += 1
+        }
+    }
+
+    /// Box2D's mixing (friction √(a·b), restitution max) between items; against a boundary
+    /// the item's own values, as UIKit boundaries take on the item's friction and elasticity.
+    func mixMaterials(_ c: Int) {
+        let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+        if bodies.isBoundary[a] || bodies.isBoundary[b] {
+            let item = bodies.isBoundary[a] ? b : a
+            contacts.friction[c] = bodies.friction[item]
+            contacts.restitution[c] = bodies.restitution[item]
+        } else {
+            contacts.friction[c] = (bodies.friction[a] * bodies.friction[b]).squareRoot()
+            contacts.restitution[c] = max(bodies.restitution[a], bodies.restitution[b])
         }
     }
 
@@ -194,38 +207,48 @@ extension DynamicsWorld {
     /// keeps items inside already; this is the guarantee against anything it missed.
     func clampToBounds() {
         guard !boundsBoxes.isEmpty else { return }
+        let slop = tuning.linearSlop
         for i in 0..<awakeCount {
             let b = Int(awakeList[i])
             let mask = bodies.boundaryMask[b]
             if mask == 0 { continue }
             for box in boundsBoxes where box.owner & mask != 0 {
-                let (hx, hy) = halfExtents(b)
-                var x = bodies.px[b], y = bodies.py[b]
+                // Resting contact may overlap by the slop; anything beyond is put back.
+                let e = extents(b)
                 let r = box.rect
-                if r.width <= 2 * hx { x = r.center.x } else { x = min(max(x, r.minX + hx), r.maxX - hx) }
-                if r.height <= 2 * hy { y = r.center.y } else { y = min(max(y, r.minY + hy), r.maxY - hy) }
-                if x != bodies.px[b] {
-                    if (x > bodies.px[b]) == (bodies.vx[b] < 0) { bodies.vx[b] = 0 }
+                let px = bodies.px[b], py = bodies.py[b]
+                var x = px, y = py
+                if r.width <= e.maxX - e.minX { x = r.center.x - (e.minX + e.maxX) / 2 } else {
+                    x = min(max(x, r.minX - e.minX - slop), r.maxX - e.maxX + slop)
+                }
+                if r.height <= e.maxY - e.minY { y = r.center.y - (e.minY + e.maxY) / 2 } else {
+                    y = min(max(y, r.minY - e.minY - slop), r.maxY - e.maxY + slop)
+                }
+                if x == px && y == py { continue }
+                boundsCorrections += 1
+                if x != px {
+                    if (x > px) == (bodies.vx[b] < 0) { bodies.vx[b] = 0 }
                     bodies.px[b] = x
                 }
-                if y != bodies.py[b] {
-                    if (y > bodies.py[b]) == (bodies.vy[b] < 0) { bodies.vy[b] = 0 }
+                if y != py {
+                    if (y > py) == (bodies.vy[b] < 0) { bodies.vy[b] = 0 }
                     bodies.py[b] = y
                 }
             }
         }
     }
 
-    /// Half extents of the body's rotated shape along x and y.
-    func halfExtents(_ b: Int) -> (Double, Double) {
-        if bodies.kind[b] == .circle { return (bodies.radius[b], bodies.radius[b]) }
+    /// The rotated shape's extent around its centre: offsets of the bounding box's sides.
+    func extents(_ b: Int) -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
+        if bodies.kind[b] == .circle { let r = bodies.radius[b]; return (-r, r, -r, r) }
         let o = b * BodyTable.verticesPerBody, c = bodies.cosA[b], s = bodies.sinA[b]
-        var hx = 0.0, hy = 0.0
+        var lx = Double.infinity, hx = -Double.infinity, ly = Double.infinity, hy = -Double.infinity
         for i in o..<(o + bodies.vertexCount[b]) {
             let vx = bodies.localVX[i], vy = bodies.localVY[i]
-            hx = max(hx, abs(c * vx - s * vy)); hy = max(hy, abs(s * vx + c * vy))
+            let x = c * vx - s * vy, y = s * vx + c * vy
+            lx = min(lx, x); hx = max(hx, x); ly = min(ly, y); hy = max(hy, y)
         }
-        return (hx, hy)
+        return (lx, hx, ly, hy)
     }
 
     /// Islands of touching bodies sleep together once all of them have been still long enough;

@@ -27,7 +27,7 @@ public struct Tuning: Sendable {
     /// acceleration than this (px/s², rad/s²): it cannot be forced through anything.
     public var maxHeldSpeed = 6_000.0
     public var maxHeldAngularSpeed = 40.0
-    public var maxHeldAcceleration = 400_000.0
+    public var maxHeldAcceleration = 50_000.0
     public var maxHeldAngularAcceleration = 4_000.0
 
     public init() {}

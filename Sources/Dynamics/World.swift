@@ -50,6 +50,9 @@ public final class DynamicsWorld {
 
     public internal(set) var elapsedTime = 0.0
     public internal(set) var stepCount = 0
+    /// How many times the last-resort clamp had to put an item back inside the reference
+    /// bounds (the solver should leave this at 0; a diagnostic, not a feature).
+    public internal(set) var boundsCorrections = 0
     /// True when every item sleeps and nothing is held: stepping would change nothing, so the
     /// main loop may block. Any change to items, behaviors or boundaries resumes.
     public internal(set) var isPaused = true
