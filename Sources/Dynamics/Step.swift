@@ -256,17 +256,16 @@ extension DynamicsWorld {
     func updateSleep(_ h: Double) {
         let n = bodies.count
         islandMin.reserve(n); islandHasAwake.reserve(n)
-        let linTol2 = tuning.sleepLinearSpeed * tuning.sleepLinearSpeed
-        let angTol2 = tuning.sleepAngularSpeed * tuning.sleepAngularSpeed
+        let linTol = tuning.sleepLinearSpeed
         let parent = bodies.islandParent
         for b in 0..<n {
             parent[b] = Int32(b)
             islandMin[b] = .infinity
             islandHasAwake[b] = false
             guard bodies.exists[b], !bodies.isStatic[b], bodies.awake[b] else { continue }
-            let v2 = bodies.vx[b] * bodies.vx[b] + bodies.vy[b] * bodies.vy[b]
-            let w2 = bodies.w[b] * bodies.w[b]
-            if bodies.holdIndex[b] >= 0 || v2 > linTol2 || w2 > angTol2 { bodies.sleepTime[b] = 0 } else { bodies.sleepTime[b] += h }
+            // Box2D v3's measure: the fastest surface point.
+            let v = (bodies.vx[b] * bodies.vx[b] + bodies.vy[b] * bodies.vy[b]).squareRoot() + abs(bodies.w[b]) * bodies.extent[b]
+            if bodies.holdIndex[b] >= 0 || v > linTol { bodies.sleepTime[b] = 0 } else { bodies.sleepTime[b] += h }
         }
         func find(_ x: Int) -> Int {
             var r = x

@@ -15,9 +15,8 @@ public struct Tuning: Sendable {
     public var maxPushoutSpeed: Double { 3 * lengthUnit }
     /// Slower impacts do not bounce, px/s.
     public var restitutionThreshold: Double { 1 * lengthUnit }
-    /// A body is still below these speeds.
+    /// A body is still while no point of it moves faster than this, px/s.
     public var sleepLinearSpeed: Double { 0.05 * lengthUnit }
-    public var sleepAngularSpeed = 2.0 * Double.pi / 180
     /// An island sleeps after being still this long.
     public var timeToSleep = 0.5
     /// Speed limits keep a runaway body finite (px/s, rad per substep).
