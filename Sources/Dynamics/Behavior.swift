@@ -71,7 +71,7 @@ public final class GravityBehavior: ItemsBehavior {
     public var gravityDirection = Vec2(0, 1) {
         didSet {
             if !gravityDirection.isFinite { gravityDirection = oldValue }
-            if gravityDirection != oldValue { changed() }
+            if gravityDirection != oldValue { world?.gravityChanged() }
         }
     }
     /// Radians, clockwise from +x on screen.

@@ -21,6 +21,7 @@ extension DynamicsWorld {
     /// Derives per-body materials, masks, gravity and boundary bodies from the behaviors.
     func applyConfiguration() {
         configurationDirty = false
+        gravityDirty = false
         var flat: [DynamicBehavior] = []
         func visit(_ b: DynamicBehavior) { flat.append(b); for c in b.childBehaviors { visit(c) } }
         for b in topBehaviors { visit(b) }
@@ -88,6 +89,22 @@ extension DynamicsWorld {
         // Contacts keep the mixed materials of their creation; refresh them.
         for c in 0..<contacts.count { mixMaterials(c) }
         if specs != boundarySignature { rebuildBoundaries(specs) }
+    }
+
+    /// Gravity sums only, from the behaviors as last flattened.
+    func applyGravity() {
+        gravityDirty = false
+        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] {
+            bodies.gravityX[b] = 0; bodies.gravityY[b] = 0
+        }
+        for behavior in flatBehaviors {
+            guard let gravity = behavior as? GravityBehavior else { continue }
+            let g = gravity.gravityDirection * GravityBehavior.unitAcceleration
+            for id in gravity.items {
+                guard let b = body(id) else { continue }
+                bodies.gravityX[b] += g.x; bodies.gravityY[b] += g.y
+            }
+        }
     }
 
     private func rebuildBoundaries(_ specs: [BoundarySpec]) {

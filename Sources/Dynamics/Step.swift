@@ -5,8 +5,10 @@ import Geometry
 extension DynamicsWorld {
     public func step() {
         let h = timeStep
-        for behavior in flatBehaviors { behavior.action?() }
         if configurationDirty { applyConfiguration() }
+        for behavior in flatBehaviors { behavior.action?() }
+        // Actions may have changed anything.
+        if configurationDirty { applyConfiguration() } else if gravityDirty { applyGravity() }
         stamp &+= 1
         prepareBodies(h)
         updatePairs()

@@ -71,6 +71,7 @@ public final class DynamicsWorld {
     var topBehaviors: [DynamicBehavior] = []
     var flatBehaviors: [DynamicBehavior] = []
     var configurationDirty = true
+    var gravityDirty = false
     var boundarySignature: [BoundarySpec] = []
     var boundaryBodies: [Int] = []
     var boundaryNames: [BoundaryIdentifier?] = []   // per slot
@@ -329,6 +330,12 @@ public final class DynamicsWorld {
     func configurationChanged(wakeEverything: Bool = true) {
         configurationDirty = true
         if wakeEverything { wakeAll() } else if isPaused { setPaused(false) }
+    }
+
+    /// Only a gravity vector changed (a tilt, every frame): a cheap update, everything wakes.
+    func gravityChanged() {
+        gravityDirty = true
+        wakeAll()
     }
 
     func setPaused(_ paused: Bool) {

@@ -270,3 +270,28 @@ import Geometry
         #expect(scene.world.center(of: b)!.isFinite)
     }
 }
+
+extension BehaviorTests {
+    @Test func actionsRunEveryStepAndChildBehaviorsCompose() {
+        let scene = Scene()
+        let ball = scene.add(.circle(radius: 10), at: Vec2(240, 100), gravity: false)
+        let parent = DynamicBehavior()
+        let tilt = GravityBehavior(items: [ball])
+        parent.addChildBehavior(tilt)
+        var calls = 0
+        parent.action = {
+            calls += 1
+            tilt.angle = Double(calls) * 0.01 + .pi / 2   // a tilt exhibit updates gravity each step
+        }
+        scene.world.addBehavior(parent)
+        run(scene.world, steps: 60)
+        #expect(calls == 60)
+        #expect(scene.world.velocity(of: ball)!.y > 400)
+        #expect(scene.world.velocity(of: ball)!.x < -10)   // gravity turned past straight down
+        parent.removeChildBehavior(tilt)
+        let v = scene.world.velocity(of: ball)!
+        scene.world.step()
+        #expect(scene.world.velocity(of: ball)! == v)
+        #expect(calls == 61)
+    }
+}
