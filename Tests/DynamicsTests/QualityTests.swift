@@ -143,3 +143,21 @@ extension QualityTests {
         }
     }
 }
+
+extension QualityTests {
+    /// The cradle keeps going as a cradle: after many impacts back and forth the middle balls
+    /// still hang nearly still and the end balls keep their speed (elasticity 1, no resistance).
+    @Test(arguments: [1.0, 10.0]) func newtonsCradleKeepsSwinging(gravity: Double) {
+        let (scene, balls, _) = cradle(lifted: 1)
+        scene.gravity.magnitude = gravity
+        var first = 0.0, middle = 0.0, ends = 0.0
+        run(scene.world, steps: 120 * 8) { i in
+            let v = balls.map { scene.world.velocity(of: $0)!.length }
+            if i < 120 { first = max(first, v[0]) }
+            if i > 120 * 7 { middle = max(middle, v[1], v[2], v[3]); ends = max(ends, v[0], v[4]) }
+        }
+        #expect(ends >= 0.95 * first, "end balls at \(ends) of \(first)")
+        #expect(middle < 0.02 * first, "middle balls at \(middle) of \(first)")
+        #expect(!scene.world.isPaused)
+    }
+}
