@@ -27,6 +27,8 @@ extension DynamicsWorld {
         for b in topBehaviors { visit(b) }
         flatBehaviors = flat
 
+        wasStatic.removeAll(keepingCapacity: true)
+        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] && bodies.isStatic[b] { wasStatic.append(b) }
         for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] {
             bodies.density[b] = 1; bodies.friction[b] = 0; bodies.restitution[b] = 0
             bodies.linearDamping[b] = 0; bodies.angularDamping[b] = 0
@@ -35,6 +37,7 @@ extension DynamicsWorld {
             bodies.gravityX[b] = 0; bodies.gravityY[b] = 0
         }
         var specs: [BoundarySpec] = []
+        var boxes: [(rect: Rect, owner: UInt64)] = []
         var nextBit = 0
         for behavior in flat {
             if let item = behavior as? ItemBehavior {
@@ -66,6 +69,7 @@ extension DynamicsWorld {
                 if collision.translatesReferenceBoundsIntoBoundary {
                     let i = collision.referenceBoundsInsets, r = referenceBounds
                     let minX = r.minX + i.left, maxX = r.maxX - i.right, minY = r.minY + i.top, maxY = r.maxY - i.bottom
+                    boxes.append((Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY), bit))
                     specs.append(BoundarySpec(shape: .wall(point: Vec2(minX, minY), angle: 0), owner: bit, name: .referenceBounds))
                     specs.append(BoundarySpec(shape: .wall(point: Vec2(maxX, maxY), angle: .pi), owner: bit, name: .referenceBounds))
                     specs.append(BoundarySpec(shape: .wall(point: Vec2(minX, minY), angle: .pi / 2), owner: bit, name: .referenceBounds))
@@ -81,13 +85,16 @@ extension DynamicsWorld {
                 bodies.vx[b] = 0; bodies.vy[b] = 0; bodies.w[b] = 0
                 bodies.awake[b] = false
                 if bodies.holdIndex[b] >= 0 { release(itemID(b)) }
-            } else if !bodies.allowsRotation[b] {
-                bodies.w[b] = 0
+            } else {
+                if !bodies.allowsRotation[b] { bodies.w[b] = 0 }
+                // No longer anchored: it moves again.
+                if !bodies.awake[b] && wasStatic.contains(b) { bodies.awake[b] = true; bodies.sleepTime[b] = 0 }
             }
             bodies.updateMass(b)
         }
         // Contacts keep the mixed materials of their creation; refresh them.
         for c in 0..<contacts.count { mixMaterials(c) }
+        boundsBoxes = boxes
         if specs != boundarySignature { rebuildBoundaries(specs) }
     }
 
@@ -107,11 +114,21 @@ extension DynamicsWorld {
         }
     }
 
+    /// Keeps the bodies of unchanged boundaries (and their contacts, so no spurious
+    /// ended/began events), removes the ones that went, creates the new ones.
     private func rebuildBoundaries(_ specs: [BoundarySpec]) {
-        for b in boundaryBodies { destroyBody(b) }
-        boundaryBodies.removeAll()
-        boundsBoxes.removeAll()
+        var old = Array(zip(boundarySignature, boundaryBodies))
+        var kept: [Int] = []
         for spec in specs {
+            if let k = old.firstIndex(where: { $0.0 == spec }) {
+                kept.append(old[k].1)
+                old.remove(at: k)
+            } else {
+                kept.append(-1)
+            }
+        }
+        for (_, b) in old { destroyBody(b) }
+        for (n, spec) in specs.enumerated() where kept[n] < 0 {
             let b = allocateBody()
             bodies.isBoundary[b] = true
             bodies.isStatic[b] = true
@@ -130,16 +147,9 @@ extension DynamicsWorld {
                 setPose(b, (from + to) * 0.5, atan2d(d.y, d.x))
             }
             sapOrder.append(Int32(b))
-            boundaryBodies.append(b)
+            kept[n] = b
         }
-        // The clamp boxes: one per behavior that turned the bounds into a boundary.
-        var i = 0
-        while i + 3 < specs.count + 0 {
-            if case .wall(let p0, _) = specs[i].shape, case .wall(let p1, _) = specs[i + 1].shape {
-                boundsBoxes.append((Rect(x: p0.x, y: p0.y, width: p1.x - p0.x, height: p1.y - p0.y), specs[i].owner))
-                i += 4
-            } else { i += 1 }
-        }
+        boundaryBodies = kept
         boundarySignature = specs
     }
 

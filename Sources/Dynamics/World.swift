@@ -76,6 +76,7 @@ public final class DynamicsWorld {
     var boundaryBodies: [Int] = []
     var boundaryNames: [BoundaryIdentifier?] = []   // per slot
     var boundsBoxes: [(rect: Rect, owner: UInt64)] = []
+    var wasStatic: [Int] = []
     var holds: [Hold] = []
     var pendingEvents: [PendingEvent] = []
 
@@ -157,12 +158,15 @@ public final class DynamicsWorld {
     /// Teleports an item (UIKit: setting `center` then `updateItemUsingCurrentState`).
     public func setCenter(_ center: Vec2, of id: ItemID) {
         guard let b = body(id), center.isFinite else { return }
-        setPose(b, center, bodies.angle[b]); wake(b); configurationChanged(wakeEverything: false)
+        setPose(b, center, bodies.angle[b]); wake(b)
+        // A moved anchored item may now touch sleepers: wake everything.
+        if bodies.isStatic[b] { wakeAll() }
     }
 
     public func setRotation(_ rotation: Double, of id: ItemID) {
         guard let b = body(id), rotation.isFinite else { return }
         setPose(b, Vec2(bodies.px[b], bodies.py[b]), rotation); wake(b)
+        if bodies.isStatic[b] { wakeAll() }
     }
 
     public func setVelocity(_ v: Vec2, of id: ItemID) {
@@ -184,7 +188,7 @@ public final class DynamicsWorld {
         bodies.updateMass(b)
         refreshShape(b)
         wake(b)
-        configurationChanged(wakeEverything: false)
+        if bodies.isStatic[b] { wakeAll() }
     }
 
     /// Resizes the item's bounding box (a circle keeps the larger side as diameter).

@@ -295,3 +295,48 @@ extension BehaviorTests {
         #expect(calls == 61)
     }
 }
+
+extension BehaviorTests {
+    @Test func unanchoredItemsFallAgain() {
+        let scene = Scene()
+        let box = scene.add(.rectangle(width: 40, height: 40), at: Vec2(240, 300))
+        let pin = ItemBehavior(items: [box])
+        pin.isAnchored = true
+        scene.world.addBehavior(pin)
+        run(scene.world, steps: 120)
+        #expect(scene.world.center(of: box) == Vec2(240, 300))
+        #expect(scene.world.isPaused)
+        pin.isAnchored = false
+        run(scene.world, steps: 120)
+        #expect(scene.world.center(of: box)!.y > 700)
+    }
+
+    @Test func editingOneBoundaryDoesNotDisturbTheOthers() {
+        let scene = Scene()
+        var began = 0, ended = 0
+        scene.collision.onBeganContact = { _ in began += 1 }
+        scene.collision.onEndedContact = { _ in ended += 1 }
+        scene.add(.rectangle(width: 40, height: 40), at: Vec2(240, 700))
+        run(scene.world, steps: 240)
+        #expect(began == 1 && ended == 0)
+        scene.collision.addBoundary(identifier: "far", from: Vec2(0, 100), to: Vec2(100, 100))
+        scene.gravity.magnitude = 2
+        run(scene.world, steps: 240)
+        #expect(began == 1 && ended == 0)
+    }
+
+    @Test func movingAnAnchoredItemWakesSleepers() {
+        let scene = Scene()
+        let ball = scene.add(.circle(radius: 20), at: Vec2(240, 780))
+        let paddle = scene.add(.rectangle(width: 100, height: 20), at: Vec2(100, 700))
+        let pin = ItemBehavior(items: [paddle])
+        pin.isAnchored = true
+        scene.world.addBehavior(pin)
+        run(scene.world, steps: 240)
+        #expect(scene.world.isAsleep(ball))
+        scene.world.setCenter(Vec2(180, 780), of: paddle)   // moved into the resting ball
+        #expect(!scene.world.isAsleep(ball))
+        run(scene.world, steps: 60)
+        #expect(scene.world.center(of: ball)!.distance(to: Vec2(240, 780)) > 5)
+    }
+}
