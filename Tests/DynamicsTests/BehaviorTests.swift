@@ -207,6 +207,8 @@ import Geometry
             #expect(s.velocity.length < 5 && s.center.y > 650 && s.center.y < 800, "\(id) at \(s.center)")
         }
         #expect(scene.world.isPaused)
+        #expect(scene.world.items(in: Rect(x: 0, y: 600, width: 480, height: 200)).count == 3)
+        #expect(scene.world.items(in: Rect(x: 0, y: 0, width: 480, height: 400)).isEmpty)
     }
 
     @Test func pauseAndWakeOnAnyChange() {

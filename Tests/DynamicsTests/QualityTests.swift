@@ -140,6 +140,8 @@ extension QualityTests {
                 worst = max(worst, bounds.minX - (p.x - 2.5), (p.x + 2.5) - bounds.maxX, bounds.minY - (p.y - 2.5), (p.y + 2.5) - bounds.maxY)
             }
             #expect(worst <= 0.5, "trial \(trial): \(worst) px outside")
+            // The solver did it (speculative contacts, impacts at their time), not the clamp.
+            #expect(scene.world.boundsCorrections == 0)
         }
     }
 }
@@ -159,5 +161,23 @@ extension QualityTests {
         #expect(ends >= 0.95 * first, "end balls at \(ends) of \(first)")
         #expect(middle < 0.02 * first, "middle balls at \(middle) of \(first)")
         #expect(!scene.world.isPaused)
+    }
+}
+
+extension QualityTests {
+    @Test func fastSmallBallDoesNotTunnelThroughANamedSegment() {
+        var rng = SeededGenerator(seed: 11)
+        for _ in 0..<8 {
+            let scene = Scene()
+            scene.gravity.magnitude = 0
+            scene.material.elasticity = 0.8
+            scene.collision.addBoundary(identifier: "divider", from: Vec2(0, 400), to: Vec2(480, 400))
+            let ball = scene.add(.circle(radius: 2.5), at: Vec2(40 + 400 * rng.unit(), 100 + 250 * rng.unit()))
+            let angle = .pi / 6 + 2 * .pi / 3 * rng.unit()    // downward, toward the divider
+            scene.world.setVelocity(Vec2(_cos(angle), _sin(angle)) * 20_000, of: ball)
+            var lowest = 0.0
+            run(scene.world, steps: 240) { _ in lowest = max(lowest, scene.world.center(of: ball)!.y) }
+            #expect(lowest < 400, "ball reached y \(lowest)")
+        }
     }
 }
