@@ -4,7 +4,8 @@ import Geometry
 /// `action` run at the start of every step. Changing anything wakes the world.
 open class DynamicBehavior {
     public internal(set) weak var world: DynamicsWorld?
-    /// Runs once per step, before the step, while the behavior is in a world.
+    /// Runs once per step, before the step, while the behavior is in a world and the world is
+    /// running (a paused world runs no steps: feed sensor data through properties, which wake it).
     public var action: (() -> Void)?
     public private(set) var childBehaviors: [DynamicBehavior] = []
 

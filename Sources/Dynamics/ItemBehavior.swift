@@ -35,7 +35,7 @@ public final class ItemBehavior: ItemsBehavior {
     public func addAngularVelocity(_ w: Double, for id: ItemID) {
         guard w.isFinite else { return }
         if let world, let b = world.body(id) {
-            if world.bodies.invI[b] > 0 || (!world.bodies.isStatic[b] && world.bodies.allowsRotation[b]) {
+            if !world.bodies.isStatic[b] && world.bodies.allowsRotation[b] {
                 world.bodies.w[b] += w
                 world.wake(b)
             }

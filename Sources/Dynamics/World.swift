@@ -34,6 +34,19 @@ public struct DynamicItemState: Equatable, Sendable {
 
 /// The animator: items, behaviors, reference bounds and a fixed-step solver (Box2D v3's soft
 /// step with substeps and relaxation, speculative contacts, sequential elastic impacts).
+///
+/// ```swift
+/// let world = DynamicsWorld(bounds: Rect(x: 0, y: 0, width: 480, height: 800))
+/// let box = world.addItem(.rectangle(width: 100, height: 100), center: Vec2(240, 100))
+/// let gravity = GravityBehavior(items: [box])          // 1.0 = 1000 px/s², down
+/// let collision = CollisionBehavior(items: [box])
+/// collision.translatesReferenceBoundsIntoBoundary = true
+/// let bouncy = ItemBehavior(items: [box]); bouncy.elasticity = 0.6
+/// [gravity, collision, bouncy].forEach(world.addBehavior)
+/// world.onPause = { /* block the main loop until something changes */ }
+/// world.advance(by: frameSeconds)                      // whole 1/120 s steps
+/// draw(world.state(of: box)!)                          // centre, rotation, size, …
+/// ```
 public final class DynamicsWorld {
     /// The space the behaviors refer to (screen pixels, y down). Collision behaviors can turn it
     /// into a boundary.
@@ -44,9 +57,9 @@ public final class DynamicsWorld {
     public var tuning = Tuning() { didSet { configurationChanged() } }
     /// Sleeping on (default) lets a resting world pause; off keeps every body simulated.
     public var sleepingEnabled = true { didSet { if !sleepingEnabled { wakeAll() } } }
-    /// At most this many steps per `advance(by:)`; the rest of the time is dropped so that a
-    /// stalled frame does not snowball.
-    public var maxStepsPerAdvance = Int.max
+    /// At most this many steps (default 0.2 s worth) per `advance(by:)`; the rest of the time
+    /// is dropped so that a stalled frame does not snowball.
+    public var maxStepsPerAdvance = 24
 
     public internal(set) var elapsedTime = 0.0
     public internal(set) var stepCount = 0
@@ -236,6 +249,8 @@ public final class DynamicsWorld {
     @discardableResult
     public func advance(by seconds: Double) -> Int {
         guard seconds.isFinite, seconds > 0 else { return 0 }
+        // Nothing moves while paused; the time spent blocked is not owed to the simulation.
+        if isPaused { accumulator = 0; return 0 }
         accumulator += seconds
         var n = 0
         while accumulator >= timeStep * (1 - 1e-9) {
