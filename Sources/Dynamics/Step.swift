@@ -209,7 +209,7 @@ extension DynamicsWorld {
     /// keeps items inside already; this is the guarantee against anything it missed.
     func clampToBounds() {
         guard !boundsBoxes.isEmpty else { return }
-        let slop = tuning.linearSlop
+        let slop = tuning.boundsTolerance
         for i in 0..<awakeCount {
             let b = Int(awakeList[i])
             let mask = bodies.boundaryMask[b]

@@ -181,3 +181,31 @@ extension QualityTests {
         }
     }
 }
+
+extension QualityTests {
+    /// 150 mixed circles and boxes dropped at random (overlapping) into the screen settle and
+    /// sleep, also at the seed's gravity of 10, without the bounds clamp fighting the pile.
+    @Test(arguments: [(1.0, 0.0, 0.5), (10.0, 0.2, 0.5), (3.0, 0.5, 0.3)])
+    func randomPilesSettleAndSleep(gravity: Double, elasticity: Double, friction: Double) {
+        let scene = Scene()
+        scene.gravity.magnitude = gravity
+        scene.material.elasticity = elasticity
+        scene.material.friction = friction
+        var rng = SeededGenerator(seed: 5)
+        var items: [ItemID] = []
+        for i in 0..<150 {
+            let p = Vec2(30 + 420 * rng.unit(), 30 + 740 * rng.unit())
+            let s = 20 + 40 * rng.unit()
+            items.append(scene.add(i % 2 == 0 ? .circle(radius: s / 2) : .rectangle(width: s, height: s), at: p, rotation: rng.unit()))
+        }
+        var pausedAt: Double?
+        scene.world.onPause = { pausedAt = scene.world.elapsedTime }
+        for _ in 0..<(120 * 6) where pausedAt == nil { scene.world.step() }
+        #expect(pausedAt != nil && pausedAt! < 6, "paused at \(String(describing: pausedAt))")
+        #expect(scene.world.boundsCorrections < 100)
+        for id in items {
+            let c = scene.world.center(of: id)!
+            #expect(c.x > 0 && c.x < 480 && c.y > 0 && c.y < 800)
+        }
+    }
+}

@@ -117,7 +117,7 @@ final class Visitor {
     func violations() -> [String] {
         var out: [String] = []
         let world = scene.world
-        let slop = world.tuning.linearSlop + 1e-6
+        let slop = world.tuning.boundsTolerance + 1e-6
         for id in items {
             guard let s = world.state(of: id), let b = world.body(id) else { out.append("\(id) lost"); continue }
             if !s.center.isFinite || !s.velocity.isFinite || !s.rotation.isFinite || !s.angularVelocity.isFinite {
