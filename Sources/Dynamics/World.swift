@@ -127,7 +127,7 @@ public final class DynamicsWorld {
         let c = center.isFinite ? center : referenceBounds.center
         let r = rotation.isFinite ? rotation : 0
         setPose(b, c, r)
-        shapes[b] = ShapeGeometry(shape) != nil ? shape : .circle(radius: 0.5)
+        shapes[b] = ShapeGeometry(shape) != nil ? geometry.canonical(shape) : .circle(radius: 0.5)
         bodies.areaForMass(b, geometry)
         sapOrder.append(Int32(b))
         configurationChanged()
@@ -196,7 +196,7 @@ public final class DynamicsWorld {
     public func setShape(_ shape: ItemShape, of id: ItemID) {
         guard let b = body(id), let geometry = ShapeGeometry(shape) else { return }
         bodies.setGeometry(b, geometry)
-        shapes[b] = shape
+        shapes[b] = geometry.canonical(shape)
         bodies.areaForMass(b, geometry)
         bodies.updateMass(b)
         refreshShape(b)

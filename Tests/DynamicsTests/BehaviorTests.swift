@@ -208,6 +208,11 @@ import Geometry
         }
         #expect(scene.world.isPaused)
         #expect(scene.world.items(in: Rect(x: 0, y: 600, width: 480, height: 200)).count == 3)
+        // The triangle is kept around its centroid.
+        if case .polygon(let points) = scene.world.shape(of: triangle)! {
+            let c = points.reduce(Vec2.zero, +) / Double(points.count)
+            #expect(points.count == 3 && c.length < 1e-9)
+        } else { Issue.record("triangle lost its polygon") }
         #expect(scene.world.items(in: Rect(x: 0, y: 0, width: 480, height: 400)).isEmpty)
     }
 
