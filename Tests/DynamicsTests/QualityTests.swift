@@ -209,3 +209,33 @@ extension QualityTests {
         }
     }
 }
+
+extension QualityTests {
+    /// UIKit complaints: bounces with elasticity 0, trembling when a push holds an item against
+    /// a wall, drift at high gravity.
+    @Test(arguments: [1.0, 10.0]) func noBounceWithoutElasticityAndNoTrembling(gravity: Double) {
+        let scene = Scene()
+        scene.gravity.magnitude = gravity
+        let box = scene.add(.rectangle(width: 60, height: 60), at: Vec2(100, 100), rotation: 0.2)
+        let ball = scene.add(.circle(radius: 20), at: Vec2(300, 100))
+        var landed = [false, false], lowest = [0.0, 0.0], rise = [0.0, 0.0]
+        run(scene.world, steps: 240) { _ in
+            for (k, id) in [box, ball].enumerated() {
+                let y = scene.world.center(of: id)!.y
+                if y > lowest[k] { lowest[k] = y }
+                if scene.world.velocity(of: id)!.y < 0 && lowest[k] > 700 { landed[k] = true }
+                if landed[k] { rise[k] = max(rise[k], lowest[k] - y) }
+            }
+        }
+        #expect(rise[0] < 2 && rise[1] < 1, "rebound \(rise)")
+        // A push holding the ball against the right wall: it comes to rest and sleeps.
+        let push = PushBehavior(items: [ball], mode: .continuous)
+        push.setAngle(0, magnitude: 0.05)
+        scene.world.addBehavior(push)
+        run(scene.world, steps: 360)
+        let p = scene.world.center(of: ball)!
+        run(scene.world, steps: 120)
+        #expect(scene.world.center(of: ball)!.distance(to: p) < 0.1)
+        #expect(scene.world.isPaused, "\(scene.world.state(of: box)!) \(scene.world.state(of: ball)!)")
+    }
+}
