@@ -137,7 +137,12 @@ public final class DynamicsWorld {
     public func removeItem(_ id: ItemID) {
         guard let b = body(id) else { return }
         if bodies.holdIndex[b] >= 0 { release(id) }
-        for behavior in flatBehaviors { behavior.forget(id) }
+        // Every behavior, including ones added since the last step.
+        func forget(_ behavior: DynamicBehavior) {
+            behavior.forget(id)
+            for child in behavior.childBehaviors { forget(child) }
+        }
+        for behavior in topBehaviors { forget(behavior) }
         destroyBody(b)
         configurationChanged()
     }
