@@ -156,6 +156,14 @@ public final class DynamicsWorld {
         }
     }
 
+    /// Every live item's state in slot order, without building an array (drawing a frame).
+    public func forEachItem(_ body: (ItemID, DynamicItemState) -> Void) {
+        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] {
+            let id = itemID(b)
+            if let s = state(of: id) { body(id, s) }
+        }
+    }
+
     public func state(of id: ItemID) -> DynamicItemState? {
         guard let b = body(id), let shape = shapes[b] else { return nil }
         return DynamicItemState(center: Vec2(bodies.px[b], bodies.py[b]), rotation: bodies.angle[b],

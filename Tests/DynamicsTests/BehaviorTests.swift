@@ -214,6 +214,9 @@ import Geometry
             #expect(points.count == 3 && c.length < 1e-9)
         } else { Issue.record("triangle lost its polygon") }
         #expect(scene.world.items(in: Rect(x: 0, y: 0, width: 480, height: 400)).isEmpty)
+        var seen: [ItemID] = []
+        scene.world.forEachItem { id, state in seen.append(id); #expect(state.isAsleep) }
+        #expect(seen == [triangle, box, hexagon])
     }
 
     @Test func pauseAndWakeOnAnyChange() {
