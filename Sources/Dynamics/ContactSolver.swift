@@ -161,7 +161,6 @@ extension DynamicsWorld {
             var vAx = vx[a], vAy = vy[a], wA = w[a], vBx = vx[b], vBy = vy[b], wB = w[b]
             let ddx = dpx[b] - dpx[a], ddy = dpy[b] - dpy[a]
             let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
-            var totalNormal = 0.0
             let elastic = !useBias && k.restitution > 0
             for jj in 0..<k.pointCount {
                 let j = flip && k.pointCount == 2 ? 1 - jj : jj
@@ -190,7 +189,6 @@ extension DynamicsWorld {
                 let newImpulse = max(old + impulse, 0)
                 impulse = newImpulse - old
                 pp.pointee.normalImpulse = newImpulse
-                totalNormal += newImpulse
                 let Px = impulse * nx, Py = impulse * ny
                 vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
                 vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
@@ -212,7 +210,6 @@ extension DynamicsWorld {
                 vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
                 vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
             }
-            _ = totalNormal
             if mA > 0 || iA > 0 { vx[a] = vAx; vy[a] = vAy; w[a] = wA }
             if mB > 0 || iB > 0 { vx[b] = vBx; vy[b] = vBy; w[b] = wB }
         }

@@ -35,7 +35,7 @@ extension DynamicsWorld {
 
     func prepareJoints(_ h: Double, _ hs: Double) {
         joints.removeAll(keepingCapacity: true)
-        let jointSoft = Softness(hertz: 2 * min(tuning.contactHertz, 0.25 / hs), dampingRatio: tuning.jointDampingRatio, h: hs)
+        let jointSoft = Softness(hertz: min(tuning.jointHertz, 0.25 / hs), dampingRatio: tuning.jointDampingRatio, h: hs)
         for behavior in flatBehaviors {
             if let att = behavior as? AttachmentBehavior {
                 guard let a = body(att.item) else { continue }

@@ -58,13 +58,15 @@ extension DynamicsWorld {
             let r = Vec2(c * o.x - s * o.y, s * o.x + c * o.y)
             let torque = r.cross(f)
             if push.mode == .continuous {
+                // Like gravity: a steady push does not keep a resting item awake (changing the
+                // push wakes everything).
                 bodies.ax[b] += f.x * bodies.invMass[b]; bodies.ay[b] += f.y * bodies.invMass[b]
                 bodies.alpha[b] += torque * bodies.invI[b]
             } else {
                 bodies.vx[b] += f.x * bodies.invMass[b]; bodies.vy[b] += f.y * bodies.invMass[b]
                 bodies.w[b] += torque * bodies.invI[b]
+                if !bodies.awake[b] { bodies.awake[b] = true; bodies.sleepTime[b] = 0 }
             }
-            if !bodies.awake[b] { bodies.awake[b] = true; bodies.sleepTime[b] = 0 }
         }
         if push.mode == .instantaneous {
             // Turning itself off is not a change that should wake the world again.

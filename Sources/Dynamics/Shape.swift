@@ -6,8 +6,9 @@ public enum ItemShape: Equatable, Sendable {
     case circle(radius: Double)
     /// UIKit's default `.rectangle` bounds.
     case rectangle(width: Double, height: Double)
-    /// A convex polygon (UIKit's `.path`); points around the centre, any winding. At most
-    /// `maxPolygonVertices` hull points are kept.
+    /// A convex polygon (UIKit's `.path`); points around the centre, any winding. The item keeps
+    /// the convex hull (at most `maxPolygonVertices` points) re-centred on its centroid, which is
+    /// the item's centre.
     case polygon([Vec2])
 
     /// Width and height of the bounding box.
@@ -110,6 +111,13 @@ struct ShapeGeometry {
             return Vec2(e.y, -e.x).normalized
         }
         extent = vertices.map(\.length).max() ?? 0
+    }
+
+    /// The shape as the engine uses it: a polygon becomes its convex hull around its centroid
+    /// (the item's centre), so that drawing it around `center` matches the collisions.
+    func canonical(_ shape: ItemShape) -> ItemShape {
+        if case .polygon = shape { return .polygon(vertices) }
+        return shape
     }
 
     static func wall() -> ShapeGeometry { ShapeGeometry(kind: .wall) }

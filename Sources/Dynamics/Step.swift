@@ -46,8 +46,12 @@ extension DynamicsWorld {
             let hold = Int(bodies.holdIndex[b])
             if hold >= 0 {
                 let dx = holds[hold].targetX - bodies.px[b], dy = holds[hold].targetY - bodies.py[b]
+                // The drive may reach the finger (bounded) within this step, and turn toward it.
                 travel = max(travel, min((dx * dx + dy * dy).squareRoot(), tuning.maxHeldSpeed * h))
-                travel += h * tuning.maxHeldAngularSpeed * bodies.extent[b] * 0.25
+                if let angle = holds[hold].targetAngle {
+                    let turn = min(abs(normalizeAngle(angle - bodies.angle[b])), tuning.maxHeldAngularSpeed * h)
+                    travel += turn * bodies.extent[b]
+                }
             }
             bodies.sweep[b] = travel
             bodies.refreshWorldShape(b, margin: margin)
@@ -209,7 +213,7 @@ extension DynamicsWorld {
     /// keeps items inside already; this is the guarantee against anything it missed.
     func clampToBounds() {
         guard !boundsBoxes.isEmpty else { return }
-        let slop = tuning.linearSlop
+        let slop = tuning.boundsTolerance
         for i in 0..<awakeCount {
             let b = Int(awakeList[i])
             let mask = bodies.boundaryMask[b]

@@ -4,6 +4,10 @@ public struct Tuning: Sendable {
     public var lengthUnit = 100.0
     /// Overlap tolerated at rest (Box2D's linear slop).
     public var linearSlop: Double { 0.005 * lengthUnit }
+    /// How far past the reference bounds an item may be before the last-resort clamp puts it
+    /// back, px. Resting contact under a deep pile at high gravity overlaps the edge by a few
+    /// pixels (soft contacts); the clamp is for escapes and must not fight that.
+    public var boundsTolerance = 4.0
     /// Contacts are created this far before the surfaces meet (plus the step's travel).
     public var speculativeDistance: Double { 4 * linearSlop }
     /// Soft contact stiffness (Hz) and damping ratio, as in Box2D v3.

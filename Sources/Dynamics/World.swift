@@ -127,7 +127,7 @@ public final class DynamicsWorld {
         let c = center.isFinite ? center : referenceBounds.center
         let r = rotation.isFinite ? rotation : 0
         setPose(b, c, r)
-        shapes[b] = ShapeGeometry(shape) != nil ? shape : .circle(radius: 0.5)
+        shapes[b] = ShapeGeometry(shape) != nil ? geometry.canonical(shape) : .circle(radius: 0.5)
         bodies.areaForMass(b, geometry)
         sapOrder.append(Int32(b))
         configurationChanged()
@@ -137,7 +137,12 @@ public final class DynamicsWorld {
     public func removeItem(_ id: ItemID) {
         guard let b = body(id) else { return }
         if bodies.holdIndex[b] >= 0 { release(id) }
-        for behavior in flatBehaviors { behavior.forget(id) }
+        // Every behavior, including ones added since the last step.
+        func forget(_ behavior: DynamicBehavior) {
+            behavior.forget(id)
+            for child in behavior.childBehaviors { forget(child) }
+        }
+        for behavior in topBehaviors { forget(behavior) }
         destroyBody(b)
         configurationChanged()
     }
@@ -148,6 +153,14 @@ public final class DynamicsWorld {
     public var itemIDs: [ItemID] {
         (0..<bodies.count).compactMap { b in
             bodies.exists[b] && !bodies.isBoundary[b] ? ItemID(index: Int32(b), generation: bodies.generation[b]) : nil
+        }
+    }
+
+    /// Every live item's state in slot order, without building an array (drawing a frame).
+    public func forEachItem(_ body: (ItemID, DynamicItemState) -> Void) {
+        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] {
+            let id = itemID(b)
+            if let s = state(of: id) { body(id, s) }
         }
     }
 
@@ -196,7 +209,7 @@ public final class DynamicsWorld {
     public func setShape(_ shape: ItemShape, of id: ItemID) {
         guard let b = body(id), let geometry = ShapeGeometry(shape) else { return }
         bodies.setGeometry(b, geometry)
-        shapes[b] = shape
+        shapes[b] = geometry.canonical(shape)
         bodies.areaForMass(b, geometry)
         bodies.updateMass(b)
         refreshShape(b)

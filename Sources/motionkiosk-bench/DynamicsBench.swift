@@ -46,7 +46,7 @@ struct Kiosk500 {
 func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
     var steps = 600
     if let i = arguments.firstIndex(of: "--steps"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { steps = n }
-    var repeats = 3
+    var repeats = 5
     if let i = arguments.firstIndex(of: "--repeats"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { repeats = n }
 
     // Alternate the engines and keep each one's best run: the machine is shared.

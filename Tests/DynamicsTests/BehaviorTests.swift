@@ -208,7 +208,15 @@ import Geometry
         }
         #expect(scene.world.isPaused)
         #expect(scene.world.items(in: Rect(x: 0, y: 600, width: 480, height: 200)).count == 3)
+        // The triangle is kept around its centroid.
+        if case .polygon(let points) = scene.world.shape(of: triangle)! {
+            let c = points.reduce(Vec2.zero, +) / Double(points.count)
+            #expect(points.count == 3 && c.length < 1e-9)
+        } else { Issue.record("triangle lost its polygon") }
         #expect(scene.world.items(in: Rect(x: 0, y: 0, width: 480, height: 400)).isEmpty)
+        var seen: [ItemID] = []
+        scene.world.forEachItem { id, state in seen.append(id); #expect(state.isAsleep) }
+        #expect(seen == [triangle, box, hexagon])
     }
 
     @Test func pauseAndWakeOnAnyChange() {

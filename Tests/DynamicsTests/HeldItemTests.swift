@@ -92,3 +92,27 @@ import Geometry
         #expect(abs(scene.world.bodies.mass[b] - 0.01) < 1e-12)
     }
 }
+
+extension HeldItemTests {
+    /// Dragging a cradle ball: the rod still holds, the ball moves on its circle toward the finger.
+    @Test func aHeldPendulumBallStaysOnItsRod() {
+        let scene = Scene(boundary: false)
+        let anchor = Vec2(240, 100)
+        let ball = scene.add(.circle(radius: 20), at: Vec2(240, 350))
+        scene.world.addBehavior(AttachmentBehavior(item: ball, attachedToAnchor: anchor))
+        scene.gravity.removeItem(ball)
+        scene.world.hold(ball)
+        var worst = 0.0
+        for frame in 0..<60 {
+            scene.world.moveHeld(ball, to: Vec2(240 - Double(frame) * 20, 350))   // far off the circle
+            scene.world.step()
+            worst = max(worst, abs(scene.world.center(of: ball)!.distance(to: anchor) - 250))
+        }
+        #expect(worst < 3, "rod stretched by \(worst)")
+        #expect(scene.world.center(of: ball)!.x < 60)    // swung far to the left
+        scene.world.release(ball)
+        scene.gravity.addItem(ball)
+        run(scene.world, steps: 120)
+        #expect(abs(scene.world.center(of: ball)!.distance(to: anchor) - 250) < 1)
+    }
+}

@@ -181,3 +181,61 @@ extension QualityTests {
         }
     }
 }
+
+extension QualityTests {
+    /// 150 mixed circles and boxes dropped at random (overlapping) into the screen settle and
+    /// sleep, also at the seed's gravity of 10, without the bounds clamp fighting the pile.
+    @Test(arguments: [(1.0, 0.0, 0.5), (10.0, 0.2, 0.5), (3.0, 0.5, 0.3)])
+    func randomPilesSettleAndSleep(gravity: Double, elasticity: Double, friction: Double) {
+        let scene = Scene()
+        scene.gravity.magnitude = gravity
+        scene.material.elasticity = elasticity
+        scene.material.friction = friction
+        var rng = SeededGenerator(seed: 5)
+        var items: [ItemID] = []
+        for i in 0..<150 {
+            let p = Vec2(30 + 420 * rng.unit(), 30 + 740 * rng.unit())
+            let s = 20 + 40 * rng.unit()
+            items.append(scene.add(i % 2 == 0 ? .circle(radius: s / 2) : .rectangle(width: s, height: s), at: p, rotation: rng.unit()))
+        }
+        var pausedAt: Double?
+        scene.world.onPause = { pausedAt = scene.world.elapsedTime }
+        for _ in 0..<(120 * 6) where pausedAt == nil { scene.world.step() }
+        #expect(pausedAt != nil && pausedAt! < 6, "paused at \(String(describing: pausedAt))")
+        #expect(scene.world.boundsCorrections < 100)
+        for id in items {
+            let c = scene.world.center(of: id)!
+            #expect(c.x > 0 && c.x < 480 && c.y > 0 && c.y < 800)
+        }
+    }
+}
+
+extension QualityTests {
+    /// UIKit complaints: bounces with elasticity 0, trembling when a push holds an item against
+    /// a wall, drift at high gravity.
+    @Test(arguments: [1.0, 10.0]) func noBounceWithoutElasticityAndNoTrembling(gravity: Double) {
+        let scene = Scene()
+        scene.gravity.magnitude = gravity
+        let box = scene.add(.rectangle(width: 60, height: 60), at: Vec2(100, 100), rotation: 0.2)
+        let ball = scene.add(.circle(radius: 20), at: Vec2(300, 100))
+        var landed = [false, false], lowest = [0.0, 0.0], rise = [0.0, 0.0]
+        run(scene.world, steps: 240) { _ in
+            for (k, id) in [box, ball].enumerated() {
+                let y = scene.world.center(of: id)!.y
+                if y > lowest[k] { lowest[k] = y }
+                if scene.world.velocity(of: id)!.y < 0 && lowest[k] > 700 { landed[k] = true }
+                if landed[k] { rise[k] = max(rise[k], lowest[k] - y) }
+            }
+        }
+        #expect(rise[0] < 2 && rise[1] < 1, "rebound \(rise)")
+        // A push holding the ball against the right wall: it comes to rest and sleeps.
+        let push = PushBehavior(items: [ball], mode: .continuous)
+        push.setAngle(0, magnitude: 0.05)
+        scene.world.addBehavior(push)
+        run(scene.world, steps: 360)
+        let p = scene.world.center(of: ball)!
+        run(scene.world, steps: 120)
+        #expect(scene.world.center(of: ball)!.distance(to: p) < 0.1)
+        #expect(scene.world.isPaused, "\(scene.world.state(of: box)!) \(scene.world.state(of: ball)!)")
+    }
+}

@@ -113,21 +113,23 @@ final class Visitor {
         world.step()
     }
 
-    /// Items outside the bounds by more than the slop, or not finite.
+    /// Items outside the bounds by more than the tolerance, or not finite. Reads the body
+    /// table directly: this runs every step of a long debug-build test.
     func violations() -> [String] {
         var out: [String] = []
-        let world = scene.world
-        let slop = world.tuning.linearSlop + 1e-6
+        let world = scene.world, t = world.bodies
+        let tolerance = world.tuning.boundsTolerance + 1e-6
         for id in items {
-            guard let s = world.state(of: id), let b = world.body(id) else { out.append("\(id) lost"); continue }
-            if !s.center.isFinite || !s.velocity.isFinite || !s.rotation.isFinite || !s.angularVelocity.isFinite {
-                out.append("\(id) not finite: \(s)")
+            guard let b = world.body(id) else { out.append("\(id) lost"); continue }
+            let x = t.px[b], y = t.py[b]
+            if !(x.isFinite && y.isFinite && t.vx[b].isFinite && t.vy[b].isFinite && t.angle[b].isFinite && t.w[b].isFinite) {
+                out.append("\(id) not finite: \(world.state(of: id)!)")
                 continue
             }
             let e = world.extents(b)
-            if s.center.x + e.minX < bounds.minX - slop || s.center.x + e.maxX > bounds.maxX + slop
-                || s.center.y + e.minY < bounds.minY - slop || s.center.y + e.maxY > bounds.maxY + slop {
-                out.append("\(id) outside at \(s.center) size \(s.size)")
+            if x + e.minX < bounds.minX - tolerance || x + e.maxX > bounds.maxX + tolerance
+                || y + e.minY < bounds.minY - tolerance || y + e.maxY > bounds.maxY + tolerance {
+                out.append("\(id) outside at \(Vec2(x, y)) size \(world.size(of: id)!)")
             }
         }
         return out
