@@ -41,6 +41,10 @@ public final class MotionCube: Exhibit {
 
     /// The seed's item behavior: shapes bounce back with half their speed.
     public static let elasticity = 0.5
+    /// UIKit's default, none. Some grip would keep piles tidier, but while the engine spins a
+    /// square that lands flat (see MotionCubeTests.bouncesWithElasticityOfAboutAHalf), grip
+    /// turns that spin into a roll across the floor.
+    public static let friction = 0.0
     /// How far a pinch may scale a shape, relative to its 100 px (× scale) birth size.
     public static let scaleLimits: ClosedRange<Double> = 0.5...2.5
     static let birthSide = 100.0
@@ -85,6 +89,7 @@ public final class MotionCube: Exhibit {
         world.tuning.lengthUnit = 100 * scale
         collision.translatesReferenceBoundsIntoBoundary = true
         material.elasticity = MotionCube.elasticity
+        material.friction = MotionCube.friction
         // A bigger panel has more pixels, not a bigger world: 1 g falls the same fraction of
         // the screen per second at every size.
         gravity.gravityDirection = appliedGravity * scale
@@ -306,7 +311,78 @@ public final class MotionCube: Exhibit {
         ])
     }
 
+    /// Four shapes dropped, one dragged up and pinched bigger while turned (two fingers), let
+    /// go onto the others, one more dropped: about 8 s with the attract loop's pause.
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}
+    {"t":0,"type":"touch","phase":"down","id":0,"x":400,"y":300}
+    {"t":70,"type":"touch","phase":"up","id":0,"x":400,"y":300}
+    {"t":400,"type":"touch","phase":"down","id":0,"x":100,"y":260}
+    {"t":470,"type":"touch","phase":"up","id":0,"x":100,"y":260}
+    {"t":800,"type":"touch","phase":"down","id":0,"x":220,"y":200}
+    {"t":870,"type":"touch","phase":"up","id":0,"x":220,"y":200}
+    {"t":1300,"type":"touch","phase":"down","id":0,"x":150,"y":110}
+    {"t":1370,"type":"touch","phase":"up","id":0,"x":150,"y":110}
+    {"t":3200,"type":"touch","phase":"down","id":0,"x":400,"y":750}
+    {"t":3240,"type":"touch","phase":"move","id":0,"x":395.3,"y":725.3}
+    {"t":3280,"type":"touch","phase":"move","id":0,"x":390.7,"y":700.7}
+    {"t":3320,"type":"touch","phase":"move","id":0,"x":386,"y":676}
+    {"t":3360,"type":"touch","phase":"move","id":0,"x":381.3,"y":651.3}
+    {"t":3400,"type":"touch","phase":"move","id":0,"x":376.7,"y":626.7}
+    {"t":3440,"type":"touch","phase":"move","id":0,"x":372,"y":602}
+    {"t":3480,"type":"touch","phase":"move","id":0,"x":367.3,"y":577.3}
+    {"t":3520,"type":"touch","phase":"move","id":0,"x":362.7,"y":552.7}
+    {"t":3560,"type":"touch","phase":"move","id":0,"x":358,"y":528}
+    {"t":3600,"type":"touch","phase":"move","id":0,"x":353.3,"y":503.3}
+    {"t":3640,"type":"touch","phase":"move","id":0,"x":348.7,"y":478.7}
+    {"t":3680,"type":"touch","phase":"move","id":0,"x":344,"y":454}
+    {"t":3720,"type":"touch","phase":"move","id":0,"x":339.3,"y":429.3}
+    {"t":3760,"type":"touch","phase":"move","id":0,"x":334.7,"y":404.7}
+    {"t":3800,"type":"touch","phase":"move","id":0,"x":330,"y":380}
+    {"t":4000,"type":"touch","phase":"down","id":1,"x":372,"y":380}
+    {"t":4040,"type":"touch","phase":"move","id":0,"x":328.7,"y":379.4}
+    {"t":4040,"type":"touch","phase":"move","id":1,"x":373.3,"y":380.6}
+    {"t":4080,"type":"touch","phase":"move","id":0,"x":327.4,"y":378.8}
+    {"t":4080,"type":"touch","phase":"move","id":1,"x":374.6,"y":381.2}
+    {"t":4120,"type":"touch","phase":"move","id":0,"x":326.1,"y":378.1}
+    {"t":4120,"type":"touch","phase":"move","id":1,"x":375.9,"y":381.9}
+    {"t":4160,"type":"touch","phase":"move","id":0,"x":324.8,"y":377.4}
+    {"t":4160,"type":"touch","phase":"move","id":1,"x":377.2,"y":382.6}
+    {"t":4200,"type":"touch","phase":"move","id":0,"x":323.6,"y":376.6}
+    {"t":4200,"type":"touch","phase":"move","id":1,"x":378.4,"y":383.4}
+    {"t":4240,"type":"touch","phase":"move","id":0,"x":322.4,"y":375.7}
+    {"t":4240,"type":"touch","phase":"move","id":1,"x":379.6,"y":384.3}
+    {"t":4280,"type":"touch","phase":"move","id":0,"x":321.2,"y":374.7}
+    {"t":4280,"type":"touch","phase":"move","id":1,"x":380.8,"y":385.3}
+    {"t":4320,"type":"touch","phase":"move","id":0,"x":320,"y":373.7}
+    {"t":4320,"type":"touch","phase":"move","id":1,"x":382,"y":386.3}
+    {"t":4360,"type":"touch","phase":"move","id":0,"x":318.9,"y":372.7}
+    {"t":4360,"type":"touch","phase":"move","id":1,"x":383.1,"y":387.3}
+    {"t":4400,"type":"touch","phase":"move","id":0,"x":317.8,"y":371.5}
+    {"t":4400,"type":"touch","phase":"move","id":1,"x":384.2,"y":388.5}
+    {"t":4440,"type":"touch","phase":"move","id":0,"x":316.8,"y":370.3}
+    {"t":4440,"type":"touch","phase":"move","id":1,"x":385.2,"y":389.7}
+    {"t":4480,"type":"touch","phase":"move","id":0,"x":315.7,"y":369.1}
+    {"t":4480,"type":"touch","phase":"move","id":1,"x":386.3,"y":390.9}
+    {"t":4520,"type":"touch","phase":"move","id":0,"x":314.8,"y":367.8}
+    {"t":4520,"type":"touch","phase":"move","id":1,"x":387.2,"y":392.2}
+    {"t":4560,"type":"touch","phase":"move","id":0,"x":313.8,"y":366.4}
+    {"t":4560,"type":"touch","phase":"move","id":1,"x":388.2,"y":393.6}
+    {"t":4600,"type":"touch","phase":"move","id":0,"x":313,"y":365}
+    {"t":4600,"type":"touch","phase":"move","id":1,"x":389,"y":395}
+    {"t":4640,"type":"touch","phase":"move","id":0,"x":312.1,"y":363.6}
+    {"t":4640,"type":"touch","phase":"move","id":1,"x":389.9,"y":396.4}
+    {"t":4680,"type":"touch","phase":"move","id":0,"x":311.3,"y":362.1}
+    {"t":4680,"type":"touch","phase":"move","id":1,"x":390.7,"y":397.9}
+    {"t":4720,"type":"touch","phase":"move","id":0,"x":310.6,"y":360.5}
+    {"t":4720,"type":"touch","phase":"move","id":1,"x":391.4,"y":399.5}
+    {"t":4760,"type":"touch","phase":"move","id":0,"x":309.9,"y":358.9}
+    {"t":4760,"type":"touch","phase":"move","id":1,"x":392.1,"y":401.1}
+    {"t":4800,"type":"touch","phase":"move","id":0,"x":309.3,"y":357.2}
+    {"t":4800,"type":"touch","phase":"move","id":1,"x":392.7,"y":402.8}
+    {"t":5000,"type":"touch","phase":"up","id":0,"x":309.3,"y":357.2}
+    {"t":5000,"type":"touch","phase":"up","id":1,"x":392.7,"y":402.8}
+    {"t":6000,"type":"touch","phase":"down","id":0,"x":380,"y":150}
+    {"t":6070,"type":"touch","phase":"up","id":0,"x":380,"y":150}
     """
 }
