@@ -228,21 +228,26 @@ public final class MotionCube: Exhibit {
         let body = shapes[i].body
         syncPausedWorld()
         var grab: Grab
+        let wasHeld = grabs[id] != nil
         if let existing = grabs[id] {
             grab = existing
         } else {
             guard let c = world.center(of: body), let angle = world.rotation(of: body) else { return }
             grab = Grab(target: c, angle: angle, side: shapes[i].side)
-            world.hold(body)
-            // The seed: no gravity while held, collision and elasticity stay.
-            gravity.removeItem(body)
         }
         change(&grab)
         if grab.isLetGo {
+            // (A gesture cancelled before it held anything has nothing to let go.)
+            guard wasHeld else { return }
             grabs[id] = nil
             world.release(body, velocity: grab.flingVelocity, angularVelocity: grab.spin)
             gravity.addItem(body)
             return
+        }
+        if !wasHeld {
+            world.hold(body)
+            // The seed: no gravity while held, collision and elasticity stay.
+            gravity.removeItem(body)
         }
         // A target beyond the screen's edge is one the shape can never reach: keep it where
         // the shape can be, so that it follows the finger back at once.

@@ -229,6 +229,22 @@ extension TraceBuilder {
         #expect(items(r, "end").map(\.id) == [1, 2, 3])
     }
 
+    @Test func aHeldShapeIsNotTheOneThatLeaves() throws {
+        var t = TraceBuilder()
+        t.tap(Vec2(100, 300), at: 0)
+        t.tap(Vec2(380, 300), at: 300)
+        // Shape 0 is picked up and held; another finger taps twice, far from it.
+        t.drag(from: Vec2(100, 750), to: Vec2(120, 300), at: 3500, duration: 400, hold: 1500)
+        t.tap(Vec2(400, 150), at: 4200, id: 1)
+        t.checkpoint("third", at: 4400)
+        t.tap(Vec2(400, 150), at: 4700, id: 1)
+        t.checkpoint("fourth", at: 4900)
+        let r = try replayCube(t, cap: 2)
+        #expect(items(r, "third").map(\.id) == [0, 2])
+        #expect(held(r, "third") == [0])
+        #expect(items(r, "fourth").map(\.id) == [0, 3])
+    }
+
     // MARK: Gestures
 
     /// A shape dropped at x = 240 rests, untouched, at (240, 750) on a 480×800 screen.
