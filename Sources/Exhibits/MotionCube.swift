@@ -44,7 +44,7 @@ public final class MotionCube: Exhibit {
     /// UIKit's default, none. Some grip would keep piles tidier, but while the engine spins a
     /// square that lands flat (see MotionCubeTests.bouncesWithElasticityOfAboutAHalf), grip
     /// turns that spin into a roll across the floor.
-    public static let friction = 0.0
+    public static let friction = 0.5
     /// How far a pinch may scale a shape, relative to its 100 px (× scale) birth size.
     public static let scaleLimits: ClosedRange<Double> = 0.5...2.5
     static let birthSide = 100.0
