@@ -441,7 +441,10 @@ extension TraceBuilder {
         try #require(poked.count == 1)
         #expect(poked[0].y < c.y - 20, "\(poked[0].y)")
         #expect(items(r, "settled").count == 1)
-        #expect(items(r, "spawned").count == 2)
+        let spawned = items(r, "spawned")
+        #expect(spawned.count == 2)
+        // Born under the finger even though the world had been asleep for seconds.
+        #expect(spawned.last.map { $0.center.distance(to: c + Vec2(0, -250)) < 1 } == true)
     }
 
     @Test func theHomeControlIsNotABackgroundTap() throws {
@@ -522,6 +525,22 @@ extension TraceBuilder {
         t.touch("down", id: 0, items(r, "later")[0].center, t: 9500)
         let touched = try replayCube(t)
         #expect(touched.app.isAnimating)
+    }
+
+    @Test func sensorNoiseDoesNotKeepARestingPileAwake() throws {
+        var t = TraceBuilder()
+        for k in 0..<3 { t.tap(Vec2(100 + Double(k) * 140, 250), at: Double(k) * 300) }
+        // Upright, with ±0.06 m/s² of noise on every axis at 50 Hz for 12 s.
+        var k = 0
+        for time in stride(from: 0.0, through: 12000, by: 20) {
+            let n = Double((k * 7919) % 13 - 6) / 100
+            t.accel(n, 9.81 - n, n, at: time)
+            k += 1
+        }
+        t.checkpoint("end", at: 12000)
+        let r = try replayCube(t)
+        #expect(items(r, "end").count == 3)
+        #expect(!r.app.isAnimating)
     }
 
     @Test func theDemoPlays() throws {
