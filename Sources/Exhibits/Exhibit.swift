@@ -130,7 +130,7 @@ public extension Exhibit {
 
 /// Every exhibit the kiosk knows, in the launcher's default order.
 public enum ExhibitCatalog {
-    public static let all: [any Exhibit.Type] = [TiltBox.self, NewtonsCradle.self, GridBlock.self]
+    public static let all: [any Exhibit.Type] = [MotionCube.self, TiltBox.self, NewtonsCradle.self, GridBlock.self]
     /// The installers' screen: opened from config or a long press, never a launcher tile.
     public static let installerScreens: [any Exhibit.Type] = [Commissioning.self]
     public static func type(named name: String) -> (any Exhibit.Type)? {
