@@ -179,6 +179,7 @@ final class KioskSession {
     private var finished = false
     private let started: Microseconds
     private var recordStart: Microseconds
+    private var lastRecorded: Microseconds = 0
     // Per-minute summary.
     private var framesThisInterval = 0
     private var touchesThisInterval = 0
@@ -347,7 +348,10 @@ final class KioskSession {
 
     private func record(_ payload: TraceRecord.Payload, at time: Microseconds) {
         guard let recorder, !recorder.isStopped else { return }
-        do { _ = try recorder.append(TraceRecord(microseconds: max(0, time - recordStart), payload)) } catch {
+        // Touches carry libinput's times and samples their own: a sample read late may be
+        // older than the last touch written. A trace never goes back, so it is written then.
+        lastRecorded = max(lastRecorded, time - recordStart)
+        do { _ = try recorder.append(TraceRecord(microseconds: lastRecorded, payload)) } catch {
             log.error("recording stopped: \(error)")
             self.recorder = nil
         }
