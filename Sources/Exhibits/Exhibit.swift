@@ -122,6 +122,6 @@ public extension Exhibit {
 
 /// Every exhibit the kiosk knows, in the launcher's default order.
 public enum ExhibitCatalog {
-    public static let all: [any Exhibit.Type] = [GridBlock.self]
+    public static let all: [any Exhibit.Type] = [CircleDraw.self, GridBlock.self]
     public static func type(named name: String) -> (any Exhibit.Type)? { all.first { $0.info.name == name } }
 }
