@@ -42,6 +42,8 @@ public final class CircleDraw: Exhibit {
     /// Impacts on an edge slower than this (px/s at 480 wide) are resting contact: the normal
     /// velocity is removed instead of bounced, so a circle lying on an edge can still slide.
     static let contactSpeed = 30.0
+    /// Friction of a circle lying on an edge (sliding along the bar, say).
+    static let edgeFriction = 0.4
 
     // Circles as a structure of arrays: the per-step loops read only what they need.
     private var ids: [Int] = []
@@ -279,14 +281,28 @@ public final class CircleDraw: Exhibit {
         let r = radius[i]
         let e = CircleDraw.wallRestitution
         let contact = CircleDraw.contactSpeed * scale
+        let mu = CircleDraw.edgeFriction
         func bounce(_ p: inout Double, _ v: inout Double, _ tangent: inout Double, lo: Double, hi: Double) {
             if hi - lo <= 2 * r { p = (lo + hi) / 2; v = 0; return }
+            let into: Double
             if p - r < lo, v < 0 {
-                if -v < contact { v = 0 } else { v = -v * e; tangent *= e }
+                into = -v
                 p = min(lo + r + (lo + r - p) * e, hi - r)
             } else if p + r > hi, v > 0 {
-                if v < contact { v = 0 } else { v = -v * e; tangent *= e }
+                into = v
                 p = max(hi - r - (p + r - hi) * e, lo + r)
+            } else {
+                return
+            }
+            if into >= contact {
+                v = -v * e
+                tangent *= e
+            } else {
+                // Lying on the edge: the normal speed goes, and friction takes its share
+                // of the sliding speed (Coulomb: proportional to the normal impulse).
+                v = 0
+                let slow = mu * into
+                tangent = abs(tangent) <= slow ? 0 : tangent - (tangent > 0 ? slow : -slow)
             }
         }
         bounce(&px[i], &vx[i], &vy[i], lo: area.minX, hi: area.maxX)
