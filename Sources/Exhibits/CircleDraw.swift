@@ -13,7 +13,9 @@ import Gestures
 /// fixed 1/120 s steps, tilt as an acceleration on moving circles, true reflection with loss
 /// at the edges of the drawing area, impulses by mass (∝ area) along the line of centres
 /// between circles, found through a uniform grid. A circle hit by a moving one is knocked
-/// into motion; a circle that has been slow for a while comes to rest, so the kiosk sleeps.
+/// into motion; circles drawn overlapping ignore each other (only a fresh contact, no deeper
+/// than a step's approach, collides); a circle that has been slow for a while comes to rest,
+/// so the kiosk sleeps.
 /// Leaving Move mode freezes every circle with its velocity; coming back resumes them.
 public final class CircleDraw: Exhibit {
     public static let info = ExhibitInfo(name: "circle-draw", title: "Circle Draw",
@@ -42,19 +44,12 @@ public final class CircleDraw: Exhibit {
     /// Impacts on an edge slower than this (px/s at 480 wide) are resting contact: the normal
     /// velocity is removed instead of bounced, so a circle lying on an edge can still slide.
     static let contactSpeed = 30.0
+    /// Overlap (px at 480 wide) beyond a step's approach that still counts as touching.
+    static let contactSlop = 1.5
     /// Friction of a circle lying on an edge (sliding along the bar, say).
     static let edgeFriction = 0.4
 
-    // Circles as a structure of arrays: the per-step loops read only what they need.
-    private var ids: [Int] = []
-    private var px: [Double] = [], py: [Double] = []
-    private var vx: [Double] = [], vy: [Double] = []
-    private var radius: [Double] = []
-    private var colors: [Color] = []
-    private var awake: [Bool] = []
-    /// Time each awake circle has spent slower than `restSpeed`.
-    private var slowFor: [Microseconds] = []
-    private var awakeCount = 0
+    private var discs: DiscWorld
     private var nextID = 1
 
     public private(set) var mode: Mode = .draw
@@ -74,7 +69,6 @@ public final class CircleDraw: Exhibit {
     let menuFrame: Rect
     let swatchFrames: [Rect]
 
-    private var grid = UniformGrid()
     private let canvasPan: PanGestureRecognizer
     /// The bar for each mode and the menu for each colour, made once (text is measured).
     private var barCommands: [[DrawCommand]] = []
@@ -87,6 +81,7 @@ public final class CircleDraw: Exhibit {
         now = environment.startTime
         lastStep = now
         let s = scale
+        discs = DiscWorld(area: Rect(x: 0, y: 0, width: width, height: height - (80 * s).rounded()), scale: s)
         let barHeight = (80 * s).rounded()
         let bar = Rect(x: 0, y: height - barHeight, width: width, height: barHeight)
         barFrame = bar
@@ -129,7 +124,7 @@ public final class CircleDraw: Exhibit {
         }
         // Each circle gets its own swipe, so several visitors can fling circles at once.
         gestures.attachToItems(hitTest: { [unowned self] p in
-            self.mode == .move && self.area.contains(p) ? self.topmostCircle(containing: p) : nil
+            self.mode == .move && self.area.contains(p) ? self.discs.topmostCircle(containing: p) : nil
         }) { [unowned self] item in
             let swipe = SwipeGestureRecognizer(direction: .all, name: "fling \(item)")
             swipe.directionTolerance = Double.pi / 4 + 0.01
@@ -167,14 +162,14 @@ public final class CircleDraw: Exhibit {
                 if let l = live {
                     let r = clampedRadius(p.distance(to: l.center))
                     // A touch without a drag leaves no invisible speck.
-                    if r >= 2 * scale { append(id: l.id, center: l.center, radius: r, color: drawColor) }
+                    if r >= 2 * scale { discs.append(id: l.id, center: l.center, radius: r, color: drawColor) }
                 }
                 live = nil
             default:
                 live = nil
             }
         case .delete:
-            if pan.state == .began { deleteCircles(containing: p) }
+            if pan.state == .began { discs.deleteCircles(containing: p) }
         case .move:
             break
         }
@@ -183,54 +178,10 @@ public final class CircleDraw: Exhibit {
     /// No circle wider than the drawing area (it could not bounce).
     private func clampedRadius(_ r: Double) -> Double { min(r, min(area.width, area.height) / 2) }
 
-    private func append(id: Int, center: Vec2, radius r: Double, color: Color) {
-        ids.append(id)
-        px.append(center.x); py.append(center.y)
-        vx.append(0); vy.append(0)
-        radius.append(r)
-        colors.append(color)
-        awake.append(false)
-        slowFor.append(0)
-    }
-
-    private func remove(at i: Int) {
-        if awake[i] { awakeCount -= 1 }
-        ids.remove(at: i); px.remove(at: i); py.remove(at: i); vx.remove(at: i); vy.remove(at: i)
-        radius.remove(at: i); colors.remove(at: i); awake.remove(at: i); slowFor.remove(at: i)
-    }
-
-    private func contains(_ i: Int, _ p: Vec2) -> Bool {
-        let dx = p.x - px[i], dy = p.y - py[i]
-        return dx * dx + dy * dy <= radius[i] * radius[i]
-    }
-
-    private func deleteCircles(containing p: Vec2) {
-        var i = ids.count - 1
-        while i >= 0 {
-            if contains(i, p) { remove(at: i) }
-            i -= 1
-        }
-    }
-
-    /// The circle drawn last (on top) under `p`.
-    private func topmostCircle(containing p: Vec2) -> Int? {
-        var i = ids.count - 1
-        while i >= 0 {
-            if contains(i, p) { return ids[i] }
-            i -= 1
-        }
-        return nil
-    }
-
     private func launch(_ id: Int, velocity: Vec2) {
-        guard mode == .move, let i = ids.firstIndex(of: id), velocity.isFinite else { return }
-        if !awake[i] {
-            if awakeCount == 0 { lastStep = now }
-            awake[i] = true
-            awakeCount += 1
-        }
-        vx[i] = velocity.x; vy[i] = velocity.y
-        slowFor[i] = 0
+        guard mode == .move, velocity.isFinite, let i = discs.ids.firstIndex(of: id) else { return }
+        if discs.awakeCount == 0 { lastStep = now }
+        discs.launch(i, velocity: velocity)
     }
 
     // MARK: Time and physics
@@ -240,113 +191,15 @@ public final class CircleDraw: Exhibit {
     public func advance(to time: Microseconds) {
         guard time > now else { return }
         now = time
-        guard mode == .move, awakeCount > 0 else { lastStep = now; return }
-        while lastStep + CircleDraw.stepInterval <= now, awakeCount > 0 {
+        guard mode == .move, discs.awakeCount > 0 else { lastStep = now; return }
+        while lastStep + CircleDraw.stepInterval <= now, discs.awakeCount > 0 {
             lastStep += CircleDraw.stepInterval
-            step()
+            discs.step(gravity: gravity)
         }
-        if awakeCount == 0 { lastStep = now }
+        if discs.awakeCount == 0 { lastStep = now }
     }
 
-    public var isAnimating: Bool { mode == .move && awakeCount > 0 }
-
-    private func step() {
-        let dt = CircleDraw.stepSeconds
-        let ax = gravity.x * CircleDraw.gravityPixels * scale, ay = gravity.y * CircleDraw.gravityPixels * scale
-        let n = ids.count
-        for i in 0..<n where awake[i] {
-            vx[i] += ax * dt; vy[i] += ay * dt
-            px[i] += vx[i] * dt; py[i] += vy[i] * dt
-            bounceOffEdges(i)
-        }
-        collide()
-        let rest = CircleDraw.restSpeed * scale
-        for i in 0..<n where awake[i] {
-            if vx[i] * vx[i] + vy[i] * vy[i] < rest * rest {
-                slowFor[i] += CircleDraw.stepInterval
-                if slowFor[i] >= CircleDraw.restTime {
-                    awake[i] = false; vx[i] = 0; vy[i] = 0; slowFor[i] = 0
-                    awakeCount -= 1
-                }
-            } else {
-                slowFor[i] = 0
-            }
-        }
-    }
-
-    /// True reflection with loss: the normal component turns round and the whole velocity
-    /// keeps `wallRestitution` of its speed, so the angle out equals the angle in. The path
-    /// beyond the edge is mirrored back (scaled the same), as the bounce happened mid-step.
-    private func bounceOffEdges(_ i: Int) {
-        let r = radius[i]
-        let e = CircleDraw.wallRestitution
-        let contact = CircleDraw.contactSpeed * scale
-        let mu = CircleDraw.edgeFriction
-        func bounce(_ p: inout Double, _ v: inout Double, _ tangent: inout Double, lo: Double, hi: Double) {
-            if hi - lo <= 2 * r { p = (lo + hi) / 2; v = 0; return }
-            let into: Double
-            if p - r < lo, v < 0 {
-                into = -v
-                p = min(lo + r + (lo + r - p) * e, hi - r)
-            } else if p + r > hi, v > 0 {
-                into = v
-                p = max(hi - r - (p + r - hi) * e, lo + r)
-            } else {
-                return
-            }
-            if into >= contact {
-                v = -v * e
-                tangent *= e
-            } else {
-                // Lying on the edge: the normal speed goes, and friction takes its share
-                // of the sliding speed (Coulomb: proportional to the normal impulse).
-                v = 0
-                let slow = mu * into
-                tangent = abs(tangent) <= slow ? 0 : tangent - (tangent > 0 ? slow : -slow)
-            }
-        }
-        bounce(&px[i], &vx[i], &vy[i], lo: area.minX, hi: area.maxX)
-        bounce(&py[i], &vy[i], &vx[i], lo: area.minY, hi: area.maxY)
-    }
-
-    /// Impulses between touching circles that approach each other (at least one of them
-    /// moving), along the line of centres, by mass ∝ area: momentum is conserved exactly.
-    /// Circles drawn overlapping and at rest exert nothing on each other.
-    private func collide() {
-        let n = ids.count
-        guard n > 1 else { return }
-        grid.build(px: px, py: py, radius: radius, area: area, cellSize: 48 * scale)
-        let e = CircleDraw.circleRestitution
-        for i in 0..<n where awake[i] {
-            let (cx0, cy0, cx1, cy1) = grid.cellRange(px[i], py[i], radius[i])
-            for cy in cy0...cy1 {
-                for cx in cx0...cx1 {
-                    for member in grid.members(cx, cy) {
-                        let j = Int(member)
-                        if j == i { continue }
-                        // Each pair once: from the awake one with the lower index, in the
-                        // first cell the two share.
-                        if awake[j] && j < i { continue }
-                        let (jx0, jy0, _, _) = grid.cellRange(px[j], py[j], radius[j])
-                        if max(cx0, jx0) != cx || max(cy0, jy0) != cy { continue }
-                        let dx = px[j] - px[i], dy = py[j] - py[i]
-                        let reach = radius[i] + radius[j]
-                        let d2 = dx * dx + dy * dy
-                        guard d2 < reach * reach, d2 > 0 else { continue }
-                        let d = d2.squareRoot()
-                        let nx = dx / d, ny = dy / d
-                        let approach = (vx[j] - vx[i]) * nx + (vy[j] - vy[i]) * ny
-                        guard approach < 0 else { continue }
-                        let mi = radius[i] * radius[i], mj = radius[j] * radius[j]
-                        let impulse = -(1 + e) * approach / (1 / mi + 1 / mj)
-                        vx[i] -= impulse / mi * nx; vy[i] -= impulse / mi * ny
-                        vx[j] += impulse / mj * nx; vy[j] += impulse / mj * ny
-                        if !awake[j] { awake[j] = true; awakeCount += 1; slowFor[j] = 0 }
-                    }
-                }
-            }
-        }
-    }
+    public var isAnimating: Bool { mode == .move && discs.awakeCount > 0 }
 
     // MARK: Drawing
 
@@ -355,10 +208,7 @@ public final class CircleDraw: Exhibit {
     static let menuColor = Color(r: 242, g: 242, b: 247)
 
     public func draw(into list: inout [DrawCommand]) -> Color {
-        let n = ids.count
-        for i in 0..<n {
-            list.append(.circle(center: Vec2(px[i], py[i]), radius: radius[i], color: colors[i]))
-        }
+        discs.draw(into: &list)
         // The circle being drawn: an anti-aliased ring whose centre line runs under the finger.
         if let l = live, l.radius > 0 {
             list.append(.ring(center: l.center, radius: l.radius, lineWidth: 3 * scale, color: drawColor))
@@ -401,10 +251,11 @@ public final class CircleDraw: Exhibit {
 
     public func state() -> ExhibitState {
         var items: [ItemState] = []
-        items.reserveCapacity(ids.count + 1)
-        for i in ids.indices {
-            items.append(ItemState(id: ids[i], shape: "circle", center: Vec2(px[i], py[i]), width: 2 * radius[i],
-                                   height: 2 * radius[i], color: colors[i]))
+        items.reserveCapacity(discs.ids.count + 1)
+        for i in discs.ids.indices {
+            let r = discs.radius[i]
+            items.append(ItemState(id: discs.ids[i], shape: "circle", center: Vec2(discs.px[i], discs.py[i]), width: 2 * r,
+                                   height: 2 * r, color: discs.colors[i]))
         }
         if let l = live {
             items.append(ItemState(id: l.id, shape: "circle", center: l.center, width: 2 * l.radius, height: 2 * l.radius,
@@ -457,6 +308,179 @@ public final class CircleDraw: Exhibit {
     """
 }
 
+/// The circles and their motion, as a value: the hot loops run in mutating methods, so they
+/// touch plain arrays (no class-property access checks per element). Structure of arrays:
+/// each loop reads only what it needs.
+struct DiscWorld {
+    var ids: [Int] = []
+    var px: [Double] = [], py: [Double] = []
+    var vx: [Double] = [], vy: [Double] = []
+    var radius: [Double] = []
+    var colors: [Color] = []
+    var awake: [Bool] = []
+    /// Time each awake circle has spent slower than `restSpeed`.
+    var slowFor: [Microseconds] = []
+    var awakeCount = 0
+    let area: Rect
+    let scale: Double
+    private var grid = UniformGrid()
+
+    init(area: Rect, scale: Double) { self.area = area; self.scale = scale }
+
+    mutating func append(id: Int, center: Vec2, radius r: Double, color: Color) {
+        ids.append(id)
+        px.append(center.x); py.append(center.y)
+        vx.append(0); vy.append(0)
+        radius.append(r)
+        colors.append(color)
+        awake.append(false)
+        slowFor.append(0)
+    }
+
+    mutating func remove(at i: Int) {
+        if awake[i] { awakeCount -= 1 }
+        ids.remove(at: i); px.remove(at: i); py.remove(at: i); vx.remove(at: i); vy.remove(at: i)
+        radius.remove(at: i); colors.remove(at: i); awake.remove(at: i); slowFor.remove(at: i)
+    }
+
+    func contains(_ i: Int, _ p: Vec2) -> Bool {
+        let dx = p.x - px[i], dy = p.y - py[i]
+        return dx * dx + dy * dy <= radius[i] * radius[i]
+    }
+
+    mutating func deleteCircles(containing p: Vec2) {
+        var i = ids.count - 1
+        while i >= 0 {
+            if contains(i, p) { remove(at: i) }
+            i -= 1
+        }
+    }
+
+    /// The circle drawn last (on top) under `p`.
+    func topmostCircle(containing p: Vec2) -> Int? {
+        var i = ids.count - 1
+        while i >= 0 {
+            if contains(i, p) { return ids[i] }
+            i -= 1
+        }
+        return nil
+    }
+
+    mutating func launch(_ i: Int, velocity: Vec2) {
+        if !awake[i] { awake[i] = true; awakeCount += 1 }
+        vx[i] = velocity.x; vy[i] = velocity.y
+        slowFor[i] = 0
+    }
+
+    func draw(into list: inout [DrawCommand]) {
+        for i in ids.indices {
+            list.append(.circle(center: Vec2(px[i], py[i]), radius: radius[i], color: colors[i]))
+        }
+    }
+
+    mutating func step(gravity: Vec2) {
+        let dt = CircleDraw.stepSeconds
+        let ax = gravity.x * CircleDraw.gravityPixels * scale, ay = gravity.y * CircleDraw.gravityPixels * scale
+        let n = ids.count
+        for i in 0..<n where awake[i] {
+            vx[i] += ax * dt; vy[i] += ay * dt
+            px[i] += vx[i] * dt; py[i] += vy[i] * dt
+            bounceOffEdges(i)
+        }
+        collide()
+        let rest = CircleDraw.restSpeed * scale
+        for i in 0..<n where awake[i] {
+            if vx[i] * vx[i] + vy[i] * vy[i] < rest * rest {
+                slowFor[i] += CircleDraw.stepInterval
+                if slowFor[i] >= CircleDraw.restTime {
+                    awake[i] = false; vx[i] = 0; vy[i] = 0; slowFor[i] = 0
+                    awakeCount -= 1
+                }
+            } else {
+                slowFor[i] = 0
+            }
+        }
+    }
+
+    /// True reflection with loss: the normal component turns round and the whole velocity
+    /// keeps `wallRestitution` of its speed, so the angle out equals the angle in. The path
+    /// beyond the edge is mirrored back (scaled the same), as the bounce happened mid-step.
+    private mutating func bounceOffEdges(_ i: Int) {
+        let r = radius[i]
+        let e = CircleDraw.wallRestitution
+        let contact = CircleDraw.contactSpeed * scale
+        let mu = CircleDraw.edgeFriction
+        func bounce(_ p: inout Double, _ v: inout Double, _ tangent: inout Double, lo: Double, hi: Double) {
+            if hi - lo <= 2 * r { p = (lo + hi) / 2; v = 0; return }
+            let into: Double
+            if p - r < lo, v < 0 {
+                into = -v
+                p = min(lo + r + (lo + r - p) * e, hi - r)
+            } else if p + r > hi, v > 0 {
+                into = v
+                p = max(hi - r - (p + r - hi) * e, lo + r)
+            } else {
+                return
+            }
+            if into >= contact {
+                v = -v * e
+                tangent *= e
+            } else {
+                // Lying on the edge: the normal speed goes, and friction takes its share
+                // of the sliding speed (Coulomb: proportional to the normal impulse).
+                v = 0
+                let slow = mu * into
+                tangent = abs(tangent) <= slow ? 0 : tangent - (tangent > 0 ? slow : -slow)
+            }
+        }
+        bounce(&px[i], &vx[i], &vy[i], lo: area.minX, hi: area.maxX)
+        bounce(&py[i], &vy[i], &vx[i], lo: area.minY, hi: area.maxY)
+    }
+
+    /// Impulses between touching circles that approach each other (at least one of them
+    /// moving), along the line of centres, by mass ∝ area: momentum is conserved exactly.
+    /// Circles drawn overlapping and at rest exert nothing on each other.
+    private mutating func collide() {
+        let n = ids.count
+        guard n > 1 else { return }
+        grid.build(px: px, py: py, radius: radius, area: area, cellSize: 48 * scale)
+        let e = CircleDraw.circleRestitution
+        let dt = CircleDraw.stepSeconds, slop = CircleDraw.contactSlop * scale
+        for i in 0..<n where awake[i] {
+            let ri = grid.range(i)
+            for cy in Int32(ri.y)...ri.w {
+                for cx in ri.x...ri.z {
+                    for member in grid.members(Int(cx), Int(cy)) {
+                        let j = Int(member)
+                        if j == i { continue }
+                        // Each pair once: from the awake one with the lower index, in the
+                        // first cell the two share.
+                        if awake[j] && j < i { continue }
+                        let rj = grid.range(j)
+                        if max(ri.x, rj.x) != cx || max(ri.y, rj.y) != cy { continue }
+                        let dx = px[j] - px[i], dy = py[j] - py[i]
+                        let reach = radius[i] + radius[j]
+                        let d2 = dx * dx + dy * dy
+                        guard d2 < reach * reach, d2 > 0 else { continue }
+                        let d = d2.squareRoot()
+                        let nx = dx / d, ny = dy / d
+                        let approach = (vx[j] - vx[i]) * nx + (vy[j] - vy[i]) * ny
+                        guard approach < 0 else { continue }
+                        // A fresh contact is at most a step's approach deep; deeper overlaps
+                        // were drawn that way and pass through each other.
+                        if reach - d > -approach * dt + slop { continue }
+                        let mi = radius[i] * radius[i], mj = radius[j] * radius[j]
+                        let impulse = -(1 + e) * approach / (1 / mi + 1 / mj)
+                        vx[i] -= impulse / mi * nx; vy[i] -= impulse / mi * ny
+                        vx[j] += impulse / mj * nx; vy[j] += impulse / mj * ny
+                        if !awake[j] { awake[j] = true; awakeCount += 1; slowFor[j] = 0 }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A uniform grid over the drawing area for the collision broadphase: circles are sorted into
 /// the cells their bounding boxes cover (counting sort into flat arrays, reused every step,
 /// so a step allocates nothing once the arrays have grown).
@@ -466,6 +490,7 @@ struct UniformGrid {
     private var starts: [Int32] = []
     private var entries: [Int32] = []
     private var cursor: [Int32] = []
+    private var ranges: [SIMD4<Int32>] = []
 
     mutating func build(px: [Double], py: [Double], radius: [Double], area: Rect, cellSize: Double) {
         originX = area.minX; originY = area.minY
@@ -475,18 +500,21 @@ struct UniformGrid {
         let cells = columns * rows
         if starts.count != cells + 1 { starts = Array(repeating: 0, count: cells + 1); cursor = Array(repeating: 0, count: cells) }
         for c in 0...cells { starts[c] = 0 }
+        let n = px.count
+        if ranges.count != n { ranges = Array(repeating: SIMD4(), count: n) }
         var total = 0
-        for i in px.indices {
+        for i in 0..<n {
             let (x0, y0, x1, y1) = cellRange(px[i], py[i], radius[i])
+            ranges[i] = SIMD4(Int32(x0), Int32(y0), Int32(x1), Int32(y1))
             for y in y0...y1 { for x in x0...x1 { starts[y * columns + x + 1] += 1 } }
             total += (x1 - x0 + 1) * (y1 - y0 + 1)
         }
         for c in 0..<cells { starts[c + 1] += starts[c]; cursor[c] = starts[c] }
         if entries.count < total { entries = Array(repeating: 0, count: total) }
-        for i in px.indices {
-            let (x0, y0, x1, y1) = cellRange(px[i], py[i], radius[i])
-            for y in y0...y1 {
-                for x in x0...x1 {
+        for i in 0..<n {
+            let r = ranges[i]
+            for y in Int(r.y)...Int(r.w) {
+                for x in Int(r.x)...Int(r.z) {
                     let c = y * columns + x
                     entries[Int(cursor[c])] = Int32(i)
                     cursor[c] += 1
@@ -494,6 +522,9 @@ struct UniformGrid {
             }
         }
     }
+
+    /// Circle `i`'s cells as of the last `build`: (x0, y0, x1, y1).
+    func range(_ i: Int) -> SIMD4<Int32> { ranges[i] }
 
     /// The cells covered by a circle's bounding box, clamped to the grid (circles reaching
     /// past the area share the border cells).

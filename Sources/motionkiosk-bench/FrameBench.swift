@@ -4,7 +4,7 @@
 // built by touches through the app, as a visitor would build it, so the bench knows nothing of
 // an exhibit's insides.
 //
-//   motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH]
+//   motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--upright]
 //
 // Without --frames: timed, prints {"bench":"frame","exhibit":…,"ms_per_frame":…}.
 // With --frames N: renders exactly N frames after the set-up, untimed, for
@@ -96,7 +96,7 @@ func motionCubeCase(width: Int, height: Int) -> FrameCase {
 /// circle-draw: 1000 circles drawn in the four colours, Move mode, 100 of them flung by
 /// swipes (ten fingers at a time). The 100 are drawn last, apart from each other, so that each
 /// is the topmost circle under its own centre.
-func circleDrawCase(width: Int, height: Int, seed: UInt64) -> FrameCase {
+func circleDrawCase(width: Int, height: Int, seed: UInt64, upright: Bool) -> FrameCase {
     FrameCase(exhibit: "circle-draw", build: { app, start in
         var random = SeededGenerator(seed: seed)
         let s = Double(width) / 480
@@ -115,7 +115,7 @@ func circleDrawCase(width: Int, height: Int, seed: UInt64) -> FrameCase {
         for i in 0..<900 {
             if i % 225 == 0 { script.tap(colours[i / 225], at: t); t += 100_000 }
             let c = Vec2(random.unit() * Double(width), top + random.unit() * (bottom - top))
-            drawCircle(c, (8 + random.unit() * 12) * s)
+            drawCircle(c, (6 + random.unit() * 6) * s)
         }
         var movers: [Vec2] = []
         let cellW = Double(width) / 10, cellH = (bottom - top) / 10
@@ -126,6 +126,10 @@ func circleDrawCase(width: Int, height: Int, seed: UInt64) -> FrameCase {
                 drawCircle(c, 16 * s)
             }
         }
+        // The stand lying flat, so that the flung circles slide rather than fall (`--upright`
+        // for the default gravity). They knock others into motion; the JSON line says how
+        // many circles move in the first and the last measured frame.
+        if !upright { app.motion(gravity: .zero, altitude: nil) }
         script.tap(move, at: t); t += 200_000
         // Swipes: 60 px in 100 ms (≈600 px/s) in a random direction, ten fingers together.
         for batch in 0..<10 {
@@ -142,7 +146,7 @@ func circleDrawCase(width: Int, height: Int, seed: UInt64) -> FrameCase {
                     TouchEvent(slot: k, phase: phase, position: finger.0 + finger.1 * f, time: time)
                 })
             }
-            t += 250_000
+            t += 150_000
         }
         play(script, on: app)
         return t
@@ -153,6 +157,7 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
     var names: [String] = []
     var fixedFrames: Int? = nil
     var width = 480, height = 800
+    var upright = false
     var i = 0
     while i < arguments.count {
         let a = arguments[i]
@@ -164,6 +169,8 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
         case "--frames":
             guard let v = value, let n = Int(v), n >= 0 else { return usage("--frames needs a count ≥ 0") }
             fixedFrames = n; i += 2
+        case "--upright":
+            upright = true; i += 1
         case "--size":
             let parts = value?.split(separator: "x").compactMap { Int($0) } ?? []
             guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return usage("--size needs WxH, e.g. 480x800") }
@@ -184,7 +191,7 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
         let frameCase: FrameCase
         switch name {
         case "motion-cube": frameCase = motionCubeCase(width: width, height: height)
-        case "circle-draw": frameCase = circleDrawCase(width: width, height: height, seed: 7)
+        case "circle-draw": frameCase = circleDrawCase(width: width, height: height, seed: 7, upright: upright)
         default:
             FileHandleStderr.write("frame: no benchmark scene for exhibit '\(name)' (known: motion-cube, circle-draw)\n")
             status = 2
@@ -203,7 +210,7 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
 }
 
 private func usage(_ problem: String) -> Int32 {
-    FileHandleStderr.write("frame: \(problem)\nusage: motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH]\n")
+    FileHandleStderr.write("frame: \(problem)\nusage: motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--upright]\n")
     return 2
 }
 
