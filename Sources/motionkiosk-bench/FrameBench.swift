@@ -8,7 +8,13 @@
 //
 // Without --frames: timed, prints {"bench":"frame","exhibit":…,"ms_per_frame":…}.
 // With --frames N: renders exactly N frames after the set-up, untimed, for
-// `valgrind --tool=callgrind` (N = 0 measures the set-up alone; subtract it).
+// `valgrind --tool=callgrind` (N = 0 measures the set-up alone; subtract it):
+//   cp .build/release/motionkiosk-bench /tmp/bench && strip --strip-debug /tmp/bench
+//   valgrind --tool=callgrind /tmp/bench frame --exhibit circle-draw --frames 0    # set-up
+//   valgrind --tool=callgrind /tmp/bench frame --exhibit circle-draw --frames 60   # set-up + 60
+//   instructions per frame = (second total − first total) / 60
+// (valgrind 3.19 gives up on the DWARF Swift 6.3 writes, hence the stripped copy; the symbol
+// table stays, so callgrind_annotate still names functions.)
 #if canImport(Glibc)
 import Glibc
 #endif
