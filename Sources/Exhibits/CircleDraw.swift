@@ -44,6 +44,8 @@ public final class CircleDraw: Exhibit {
     /// Impacts on an edge slower than this (px/s at 480 wide) are resting contact: the normal
     /// velocity is removed instead of bounced, so a circle lying on an edge can still slide.
     static let contactSpeed = 30.0
+    /// Fastest launch (px/s at 480 wide): 33 px per step.
+    static let maximumSpeed = 4000.0
     /// Overlap (px at 480 wide) beyond a step's approach that still counts as touching.
     static let contactSlop = 1.5
     /// Friction of a circle lying on an edge (sliding along the bar, say).
@@ -181,7 +183,10 @@ public final class CircleDraw: Exhibit {
     private func launch(_ id: Int, velocity: Vec2) {
         guard mode == .move, velocity.isFinite, let i = discs.ids.firstIndex(of: id) else { return }
         if discs.awakeCount == 0 { lastStep = now }
-        discs.launch(i, velocity: velocity)
+        // A wild flick would cross a circle in one step and miss its collisions.
+        let limit = CircleDraw.maximumSpeed * scale
+        let speed = velocity.length
+        discs.launch(i, velocity: speed > limit ? velocity * (limit / speed) : velocity)
     }
 
     // MARK: Time and physics
