@@ -205,7 +205,15 @@ public final class KioskApp {
         e.motion(gravity: gravity, altitude: altitude)
         exhibit = e
         screen = .attract(name: next)
-        attract = AttractPlayback(name: next, frames: type.demoFrames, gestures: gestures, start: now)
+        // Demos are written for 480×800: stretched to the screen, their touches land on the
+        // same controls and places (layouts scale with the width and keep to their edges).
+        let sx = Double(settings.width) / 480, sy = Double(settings.height) / 800
+        let frames = type.demoFrames.map { frame in
+            var f = frame
+            for i in f.events.indices { f.events[i].position = Vec2(f.events[i].position.x * sx, f.events[i].position.y * sy) }
+            return f
+        }
+        attract = AttractPlayback(name: next, frames: frames, gestures: gestures, start: now)
     }
 
     /// True while frames must keep coming.
