@@ -423,6 +423,18 @@ import Sensors
         #expect(!r.app.isAnimating)
     }
 
+    @Test(arguments: sizes) func attractLoopPlaysTheDemoAtAnySize(size: (Int, Int)) throws {
+        var t = TraceBuilder()
+        t.checkpoint("demo", at: 1000 + 4900)
+        let r = try replay(t.text, exhibit: "launcher", width: size.0, height: size.1) { settings in
+            settings.order = ["circle-draw"]
+            settings.attractAfter = 1_000_000
+        }
+        #expect(r.string(r.states["demo"]?["attract"]) == "circle-draw")
+        #expect(r.string(r.states["demo"]?["mode"]) == "move")
+        #expect(Set(circles(r, "demo").map(\.color)) == ["#000000", "#007AFF"])
+    }
+
     @Test func demoDrawsTwoColoursAndSetsTwoMoving() throws {
         var t = TraceBuilder()
         for line in CircleDraw.demoTrace.split(separator: "\n").dropFirst() { t.lines.append(String(line)) }
