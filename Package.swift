@@ -53,7 +53,7 @@ let package = Package(
                           dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "motionkiosk-bench",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene"],
+                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "Platform", "Gestures", "Diagnostics"],
                           swiftSettings: optimize),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors"]),

@@ -84,8 +84,10 @@ public struct ExhibitState: Sendable {
 public protocol Exhibit: AnyObject {
     static var info: ExhibitInfo { get }
     /// The built-in demo the attract loop plays: a trace (JSON Lines, times from 0) of touches,
-    /// in pixels of a 480 px wide screen (the attract loop scales them by `width / 480`).
+    /// in pixels of a 480×800 screen (`demoFrames(width:height:)` places them on others).
     static var demoTrace: String { get }
+    /// The demo's touches placed on a `width`×`height` screen (demos are written for 480×800).
+    static func demoFrames(width: Int, height: Int) -> [TouchFrame]
 
     /// Sets up the exhibit's recognizers in `gestures`; `random` is its own seeded stream.
     init(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator)
@@ -115,6 +117,22 @@ public extension Exhibit {
     func touches(_ frame: TouchFrame) {}
     var nextDeadline: Microseconds? { nil }
 
+    /// By default demos are stretched, so that their touches land on the same controls and
+    /// places of layouts that scale with the width and keep to their edges. An exhibit laid
+    /// out from one edge with a uniform scale maps them with `demoFrames(scaledBy:)`.
+    static func demoFrames(width: Int, height: Int) -> [TouchFrame] {
+        demoFrames(scaledBy: Vec2(Double(width) / 480, Double(height) / 800))
+    }
+
+    static func demoFrames(scaledBy s: Vec2) -> [TouchFrame] {
+        let sx = s.x, sy = s.y
+        return demoFrames.map { frame in
+            var f = frame
+            for i in f.events.indices { f.events[i].position = Vec2(f.events[i].position.x * sx, f.events[i].position.y * sy) }
+            return f
+        }
+    }
+
     /// The demo as touch frames; a demo that does not parse is a bug the catalog tests catch.
     static var demoFrames: [TouchFrame] {
         guard let records = try? TraceReader.records(in: demoTrace, source: "\(info.name) demo") else { return [] }
@@ -130,7 +148,7 @@ public extension Exhibit {
 
 /// Every exhibit the kiosk knows, in the launcher's default order.
 public enum ExhibitCatalog {
-    public static let all: [any Exhibit.Type] = [MotionCube.self, TiltBox.self, NewtonsCradle.self, GridBlock.self]
+    public static let all: [any Exhibit.Type] = [MotionCube.self, TiltBox.self, NewtonsCradle.self, CircleDraw.self, GridBlock.self]
     /// The installers' screen: opened from config or a long press, never a launcher tile.
     public static let installerScreens: [any Exhibit.Type] = [Commissioning.self]
     public static func type(named name: String) -> (any Exhibit.Type)? {

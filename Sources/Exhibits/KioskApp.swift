@@ -241,7 +241,8 @@ public final class KioskApp {
         e.motion(gravity: gravity, altitude: altitude)
         exhibit = e
         screen = .attract(name: next)
-        attract = AttractPlayback(name: next, frames: type.demoFrames, gestures: gestures, start: now, scale: scale)
+        attract = AttractPlayback(name: next, frames: type.demoFrames(width: settings.width, height: settings.height),
+                                  gestures: gestures, start: now)
     }
 
     /// True while frames must keep coming.
@@ -354,12 +355,8 @@ final class AttractPlayback {
     /// A pause after the demo's last touch, so that its ending can be seen.
     private let tail: Microseconds = 2_500_000
 
-    /// Demos are written for a 480 px wide screen; their touches are scaled by this, as sizes are.
-    private let scale: Double
-
-    init(name: String, frames: [TouchFrame], gestures: GestureEnvironment, start: Microseconds, scale: Double = 1) {
+    init(name: String, frames: [TouchFrame], gestures: GestureEnvironment, start: Microseconds) {
         self.name = name; self.frames = frames; self.gestures = gestures; self.start = start; now = start
-        self.scale = scale
     }
 
     func advance(to time: Microseconds) {
@@ -368,10 +365,7 @@ final class AttractPlayback {
             var f = frames[next]
             f.time += start
             // Device -1: no real touchscreen, so unplugging one never cancels the demo.
-            for i in f.events.indices {
-                f.events[i].time += start; f.events[i].device = -1
-                f.events[i].position = f.events[i].position * scale
-            }
+            for i in f.events.indices { f.events[i].time += start; f.events[i].device = -1 }
             gestures.handle(f)
             next += 1
         }

@@ -193,6 +193,12 @@ public final class NewtonsCradle: Exhibit {
     }
 
     /// Pull the left ball out and let go; later pull two from the right.
+    /// The cradle hangs from a bar placed from the top with a uniform scale: so do the demo's touches.
+    public static func demoFrames(width: Int, height: Int) -> [TouchFrame] {
+        let s = Double(width) / 480
+        return demoFrames(scaledBy: Vec2(s, s))
+    }
+
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}
     {"t":500,"type":"touch","phase":"down","id":0,"x":143,"y":470}

@@ -127,11 +127,13 @@ public enum DemoPreview {
         settings.locked = nil
         settings.idleTimeout = nil
         settings.attractAfter = nil
-        // Demos are written for a 480 px wide screen, like the attract loop's.
-        let scale = Double(settings.width) / 480
-        var records = try TraceReader.records(in: type.demoTrace, source: "\(name) demo").map { r -> TraceRecord in
-            guard case let .touch(phase, id, x, y) = r.payload else { return r }
-            return TraceRecord(t: r.t, .touch(phase: phase, id: id, x: x * scale, y: y * scale))
+        // The demo placed on this screen exactly as the attract loop places it.
+        var records: [TraceRecord] = []
+        for frame in type.demoFrames(width: settings.width, height: settings.height) {
+            for e in frame.events {
+                records.append(TraceRecord(microseconds: frame.time, .touch(phase: TraceTouchPhase(rawValue: e.phase.rawValue)!,
+                                                                          id: e.slot, x: e.position.x, y: e.position.y)))
+            }
         }
         let end = (records.last?.t ?? 0) + Double(settle) / 1000
         records.append(TraceRecord(t: end, .checkpoint(name: "preview")))

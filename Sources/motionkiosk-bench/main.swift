@@ -7,6 +7,7 @@ import Glibc
 let benchmarks: [String: ([String]) -> Int32] = [
     "raster": runRasterBench,
     "dynamics": dynamicsBenchmark,
+    "frame": frameBenchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -2,8 +2,8 @@ import Testing
 import Geometry
 @testable import Exhibits
 
-/// The attract loop plays demos written for 480 px wide screens on larger ones too: their
-/// touches are scaled by width / 480, so they still land on the exhibits' shapes.
+/// The attract loop plays demos written for 480×800 on larger screens too: each exhibit maps
+/// its demo's touches to the screen the way its layout scales, so they land on its shapes.
 @Suite struct AttractDemoScalingTests {
     @Test func tiltBoxAndCradleDemosWorkAt720x1280() throws {
         var t = TraceBuilder()

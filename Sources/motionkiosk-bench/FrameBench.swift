@@ -1,0 +1,306 @@
+// motionkiosk-bench frame: whole frames of an exhibit's heaviest case at 480×800, as the kiosk
+// makes them: KioskApp advances the exhibit and draws its display list, SceneRenderer repaints
+// the damage, and a VirtualPanel turned by 90° rotate-copies it into its scanout. The scene is
+// built by touches through the app, as a visitor would build it, so the bench knows nothing of
+// an exhibit's insides.
+//
+//   motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--upright]
+//
+// Without --frames: timed, prints {"bench":"frame","exhibit":…,"ms_per_frame":…}.
+// With --frames N: renders exactly N frames after the set-up, untimed, for
+// `valgrind --tool=callgrind` (N = 0 measures the set-up alone; subtract it):
+//   cp .build/release/motionkiosk-bench /tmp/bench && strip --strip-debug /tmp/bench
+//   valgrind --tool=callgrind /tmp/bench frame --exhibit circle-draw --frames 0    # set-up
+//   valgrind --tool=callgrind /tmp/bench frame --exhibit circle-draw --frames 60   # set-up + 60
+//   instructions per frame = (second total − first total) / 60
+// (valgrind 3.19 gives up on the DWARF Swift 6.3 writes, hence the stripped copy; the symbol
+// table stays, so callgrind_annotate still names functions.)
+#if canImport(Glibc)
+import Glibc
+#endif
+import Diagnostics
+import Exhibits
+import Geometry
+import Gestures
+import Platform
+import Raster
+
+/// Touches fed to the app at given virtual times.
+struct TouchScript {
+    private(set) var frames: [TouchFrame] = []
+    mutating func add(_ time: Microseconds, _ events: [TouchEvent]) { frames.append(TouchFrame(time: time, events: events)) }
+    mutating func tap(_ p: Vec2, at t: Microseconds) {
+        add(t, [TouchEvent(slot: 0, phase: .down, position: p, time: t)])
+        add(t + 40_000, [TouchEvent(slot: 0, phase: .up, position: p, time: t + 40_000)])
+    }
+}
+
+/// One benchmark case: how to build the scene through touches.
+struct FrameCase {
+    var exhibit: String
+    /// Builds the scene; returns the time the measured frames start at.
+    var build: (KioskApp, Microseconds) -> Microseconds
+    /// Fields for the JSON line describing the scene.
+    var describe: (KioskApp) -> String
+}
+
+/// Feeds `script` to the app, advancing time between frames (no rendering).
+func play(_ script: TouchScript, on app: KioskApp) {
+    for f in script.frames.sorted(by: { $0.time < $1.time }) {
+        app.advance(to: f.time)
+        app.handle(f)
+    }
+}
+
+func itemCount(_ app: KioskApp) -> Int {
+    if case .array(let items)? = app.state()["items"] { return items.count }
+    return 0
+}
+
+/// Centre of a control of the current state, by id.
+func controlCenter(_ app: KioskApp, _ id: String) -> Vec2? {
+    guard case .array(let controls)? = app.state()["controls"] else { return nil }
+    for c in controls where c["id"] == .string(id) {
+        if case .number(let x)? = c["x"], case .number(let y)? = c["y"] { return Vec2(x, y) }
+    }
+    return nil
+}
+
+/// Item positions by id, to count what moved between two moments.
+func itemPositions(_ app: KioskApp) -> [Int: Vec2] {
+    var out: [Int: Vec2] = [:]
+    guard case .array(let items)? = app.state()["items"] else { return out }
+    for item in items {
+        guard case .int(let id)? = item["id"] else { continue }
+        var p = Vec2.zero
+        if case .number(let x)? = item["x"] { p.x = x }
+        if case .number(let y)? = item["y"] { p.y = y }
+        out[id] = p
+    }
+    return out
+}
+
+/// motion-cube: 40 taps, each on a free spot (a tap on a shape grabs it instead), so that 40
+/// shapes are falling, colliding and bouncing when the frames start.
+func motionCubeCase(width: Int, height: Int) -> FrameCase {
+    FrameCase(exhibit: "motion-cube", build: { app, start in
+        var t = start
+        let s = Double(width) / 480
+        let spots = (0..<24).map { k in Vec2((70 + Double(k % 4) * 113) * s, (130 + Double(k / 4) * 90) * s) }
+        var k = 0, blocked = 0
+        // Until 40 shapes, or until the pile leaves no free spot for half a second (100×100
+        // shapes: about 30 fill a 480×800 screen), so that the frames start with shapes falling.
+        while itemCount(app) < 40, blocked < 5 {
+            // Bounding boxes of the shapes now, from the state dump.
+            var boxes: [Rect] = []
+            if case .array(let items)? = app.state()["items"] {
+                for item in items {
+                    if case .number(let x)? = item["x"], case .number(let y)? = item["y"],
+                       case .number(let w)? = item["width"], case .number(let h)? = item["height"] {
+                        let side = max(w, h) * 1.2
+                        boxes.append(Rect(center: Vec2(x, y), width: side, height: side))
+                    }
+                }
+            }
+            blocked += 1
+            for _ in 0..<spots.count {
+                let p = spots[k % spots.count]
+                k += 1
+                if boxes.contains(where: { $0.contains(p) }) { continue }
+                var script = TouchScript()
+                script.tap(p, at: t)
+                play(script, on: app)
+                blocked = 0
+                break
+            }
+            t += 100_000
+            app.advance(to: t)
+        }
+        return t
+    }, describe: { app in #""shapes":\#(itemCount(app))"# })
+}
+
+/// circle-draw: 1000 circles drawn in the four colours, Move mode, 100 of them flung by
+/// swipes (ten fingers at a time). The 100 are drawn last, apart from each other, so that each
+/// is the topmost circle under its own centre.
+func circleDrawCase(width: Int, height: Int, seed: UInt64, upright: Bool) -> FrameCase {
+    FrameCase(exhibit: "circle-draw", build: { app, start in
+        var random = SeededGenerator(seed: seed)
+        let s = Double(width) / 480
+        var t = start
+        var script = TouchScript()
+        func drawCircle(_ c: Vec2, _ r: Double) {
+            script.add(t, [TouchEvent(slot: 0, phase: .down, position: c, time: t)])
+            script.add(t + 20_000, [TouchEvent(slot: 0, phase: .move, position: c + Vec2(r, 0), time: t + 20_000)])
+            script.add(t + 40_000, [TouchEvent(slot: 0, phase: .up, position: c + Vec2(r, 0), time: t + 40_000)])
+            t += 100_000
+        }
+        let colours = ["color.black", "color.blue", "color.red", "color.green"].compactMap { controlCenter(app, $0) }
+        guard colours.count == 4, let move = controlCenter(app, "mode.move") else { return t }
+        // The drawing area below the home control and above the colour menu.
+        let top = 100 * s, bottom = Double(height) - 180 * s
+        for i in 0..<900 {
+            if i % 225 == 0 { script.tap(colours[i / 225], at: t); t += 100_000 }
+            let c = Vec2(random.unit() * Double(width), top + random.unit() * (bottom - top))
+            drawCircle(c, (6 + random.unit() * 6) * s)
+        }
+        var movers: [Vec2] = []
+        let cellW = Double(width) / 10, cellH = (bottom - top) / 10
+        for row in 0..<10 {
+            for col in 0..<10 {
+                let c = Vec2((Double(col) + 0.5) * cellW, top + (Double(row) + 0.5) * cellH)
+                movers.append(c)
+                drawCircle(c, 16 * s)
+            }
+        }
+        // The stand lying flat, so that the flung circles slide rather than fall (`--upright`
+        // for the default gravity). They knock others into motion; the JSON line says how
+        // many circles move in the first and the last measured frame.
+        if !upright { app.motion(gravity: .zero, altitude: nil) }
+        script.tap(move, at: t); t += 200_000
+        // Swipes: 60 px in 100 ms (≈600 px/s) in a random direction, ten fingers together.
+        for batch in 0..<10 {
+            var fingers: [(Vec2, Vec2)] = []
+            for k in 0..<10 {
+                let a = random.unit() * 2 * Double.pi
+                fingers.append((movers[batch * 10 + k], Vec2(cos(a), sin(a)) * 60 * s))
+            }
+            for step in 0...7 {
+                let time = t + Microseconds(step) * 16_667
+                let phase: TouchPhase = step == 0 ? .down : (step == 7 ? .up : .move)
+                let f = Double(min(step, 6)) / 6
+                script.add(time, fingers.enumerated().map { k, finger in
+                    TouchEvent(slot: k, phase: phase, position: finger.0 + finger.1 * f, time: time)
+                })
+            }
+            t += 150_000
+        }
+        play(script, on: app)
+        return t
+    }, describe: { app in #""circles":\#(itemCount(app))"# })
+}
+
+func frameBenchmark(_ arguments: [String]) -> Int32 {
+    var names: [String] = []
+    var fixedFrames: Int? = nil
+    var width = 480, height = 800
+    var upright = false
+    var i = 0
+    while i < arguments.count {
+        let a = arguments[i]
+        let value = i + 1 < arguments.count ? arguments[i + 1] : nil
+        switch a {
+        case "--exhibit":
+            guard let v = value else { return usage("--exhibit needs a name") }
+            names.append(v); i += 2
+        case "--frames":
+            guard let v = value, let n = Int(v), n >= 0 else { return usage("--frames needs a count ≥ 0") }
+            fixedFrames = n; i += 2
+        case "--upright":
+            upright = true; i += 1
+        case "--size":
+            let parts = value?.split(separator: "x").compactMap { Int($0) } ?? []
+            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return usage("--size needs WxH, e.g. 480x800") }
+            width = parts[0]; height = parts[1]; i += 2
+        default:
+            return usage("unknown option '\(a)'")
+        }
+    }
+    if names.isEmpty { names = ["motion-cube", "circle-draw"] }
+
+    let fonts: FontSet
+    do { fonts = try FontSet() } catch {
+        FileHandleStderr.write("frame: cannot load fonts: \(error)\n")
+        return 1
+    }
+    var status: Int32 = 0
+    for name in names {
+        let frameCase: FrameCase
+        switch name {
+        case "motion-cube": frameCase = motionCubeCase(width: width, height: height)
+        case "circle-draw": frameCase = circleDrawCase(width: width, height: height, seed: 7, upright: upright)
+        default:
+            FileHandleStderr.write("frame: no benchmark scene for exhibit '\(name)' (known: motion-cube, circle-draw)\n")
+            status = 2
+            continue
+        }
+        guard ExhibitCatalog.type(named: name) != nil else {
+            let known = ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", ")
+            FileHandleStderr.write("frame: exhibit '\(name)' is not in the catalog (it has: \(known))\n")
+            status = 1
+            continue
+        }
+        let result = runFrames(frameCase, width: width, height: height, fonts: fonts, fixedFrames: fixedFrames)
+        print(result)
+    }
+    return status
+}
+
+private func usage(_ problem: String) -> Int32 {
+    FileHandleStderr.write("frame: \(problem)\nusage: motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--upright]\n")
+    return 2
+}
+
+/// Builds the scene, draws one full frame (set-up), then the measured frames at 60 per
+/// virtual second. Timed runs keep the best of three passes over fresh scenes.
+private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, fonts: FontSet, fixedFrames: Int?) -> String {
+    func makeScene() -> (KioskApp, SceneRenderer, VirtualPanel, Microseconds) {
+        var settings = KioskApp.Settings()
+        settings.width = width
+        settings.height = height
+        settings.initialExhibit = frameCase.exhibit
+        settings.idleTimeout = nil
+        settings.attractAfter = nil
+        let app = KioskApp(settings: settings, fonts: fonts, log: Log(minimum: .error), start: 0)
+        // A panel mounted sideways, so every frame pays the rotate-copy as on the kiosk.
+        let panel = VirtualPanel(screen: ScreenTransform(portraitWidth: width, portraitHeight: height, rotation: .r90))
+        let renderer = SceneRenderer(canvas: Canvas(buffer: panel.backBuffer), fonts: fonts)
+        let start = frameCase.build(app, 100_000)
+        app.advance(to: start)
+        try? panel.present(damage: app.render(with: renderer))
+        return (app, renderer, panel, start)
+    }
+    func frameTime(_ start: Microseconds, _ k: Int) -> Microseconds { start + Microseconds(k) * 1_000_000 / 60 }
+    func render(_ app: KioskApp, _ renderer: SceneRenderer, _ panel: VirtualPanel, _ start: Microseconds, _ frames: Int) {
+        for k in 1...max(frames, 1) where frames > 0 {
+            app.advance(to: frameTime(start, k))
+            let damage = app.render(with: renderer)
+            if !damage.isEmpty { try? panel.present(damage: damage) }
+        }
+    }
+
+    if let frames = fixedFrames {
+        let (app, renderer, panel, start) = makeScene()
+        render(app, renderer, panel, start, frames)
+        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","frames":\#(frames),\#(frameCase.describe(app)),"width":\#(width),"height":\#(height)}"#
+    }
+
+    let frames = 60
+    var best = Double.infinity
+    var movingAtStart = 0, movingAtEnd = 0, presented = 0
+    var description = ""
+    for _ in 0..<3 {
+        let (app, renderer, panel, start) = makeScene()
+        // What moves as the frames start and as they end (one frame apart, outside the timing).
+        let p0 = itemPositions(app)
+        app.advance(to: frameTime(start, 1))
+        let p1 = itemPositions(app)
+        movingAtStart = p1.filter { p0[$0.key] != nil && p0[$0.key] != $0.value }.count
+        let before = panel.presentedFrames
+        let t0 = monotonicSeconds()
+        for k in 2...(frames + 1) {
+            app.advance(to: frameTime(start, k))
+            let damage = app.render(with: renderer)
+            if !damage.isEmpty { try? panel.present(damage: damage) }
+        }
+        best = min(best, (monotonicSeconds() - t0) * 1000 / Double(frames))
+        presented = panel.presentedFrames - before
+        let q0 = itemPositions(app)
+        app.advance(to: frameTime(start, frames + 2))
+        let q1 = itemPositions(app)
+        movingAtEnd = q1.filter { q0[$0.key] != nil && q0[$0.key] != $0.value }.count
+        description = frameCase.describe(app)
+    }
+    let ms = (best * 1000).rounded() / 1000
+    return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","ms_per_frame":\#(ms),"frames":\#(frames),"presented":\#(presented),\#(description),"moving_first_frame":\#(movingAtStart),"moving_last_frame":\#(movingAtEnd),"width":\#(width),"height":\#(height),"rotation":90}"#
+}
