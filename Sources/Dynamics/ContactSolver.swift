@@ -220,12 +220,72 @@ extension DynamicsWorld {
     /// elasticity), repeated until no contact approaches. Collisions thus travel through a row
     /// of touching balls one pair at a time, as in a Newton's cradle, instead of being smeared.
     /// Against an immovable body the time of impact within the substep is honoured, so bounce
-    /// heights do not depend on where the step boundaries fall.
+    /// heights do not depend on where the step boundaries fall. The two points of a face that
+    /// lands flat are one impact: their impulses are solved together (`blockImpulses`), since
+    /// one after the other the first alone would set the body spinning.
     func resolveImpacts(_ hs: Double) {
         let cc = constraints, cp = points, bt = bodies
         let vx = bt.vx, vy = bt.vy, w = bt.w
         let dpx = bt.dpx, dpy = bt.dpy, dqc = bt.dqc, dqs = bt.dqs
         let threshold = tuning.restitutionThreshold
+        // Two points meeting within this much of each other land together (a face at most a
+        // slop off flat), as Box2D's manifold treats points within the slop as touching.
+        let together = tuning.linearSlop
+
+        /// Point `q` of constraint `k` now: its approach speed `vn` (negative: closing), the
+        /// separation `meet` it would have at the substep's end, the normal speed `target` it
+        /// bounces off with and, against an immovable body, the `shift` along the normal that
+        /// puts the mover where the continuous bounce would have it at the substep's end.
+        func impact(_ k: ContactConstraint, _ q: Int) -> (vn: Double, meet: Double, target: Double, shift: Double) {
+            let a = k.a, b = k.b, nx = k.nx, ny = k.ny
+            let p = cp[q]
+            let dvx = vx[b] - w[b] * p.rBy - vx[a] + w[a] * p.rAy
+            let dvy = vy[b] + w[b] * p.rBx - vy[a] - w[a] * p.rAx
+            let vn = dvx * nx + dvy * ny
+            if vn > -threshold { return (vn, 0, 0, 0) }
+            let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
+            let prAx = cA * p.rAx - sA * p.rAy, prAy = sA * p.rAx + cA * p.rAy
+            let prBx = cB * p.rBx - sB * p.rBy, prBy = sB * p.rBx + cB * p.rBy
+            let s = (dpx[b] - dpx[a] + prBx - prAx) * nx + (dpy[b] - dpy[a] + prBy - prAy) * ny + p.baseSeparation
+            let e = k.restitution
+            let u = -vn
+            let immovableA = k.mA == 0 && k.iA == 0, immovableB = k.mB == 0 && k.iB == 0
+            guard immovableA != immovableB && s > 0 else { return (vn, s + vn * hs, e * u, 0) }
+            // Time of impact inside the substep, with the external acceleration along the
+            // normal: bounce exactly as the continuous motion would.
+            let mover = immovableA ? b : a
+            let sign = immovableA ? 1.0 : -1.0
+            let an = sign * (bt.ax[mover] * nx + bt.ay[mover] * ny)
+            let tau = min(s / u, hs)
+            let impactSpeed = max(u - an * (tau - hs / 2), 0)
+            let target = e * impactSpeed - an * (tau - hs / 2)
+            let rest = hs - tau
+            let endSeparation = e * impactSpeed * rest + an * rest * rest / 2
+            return (vn, s + vn * hs, target, endSeparation - (s + target * hs))
+        }
+
+        /// Applies normal impulses `l0`, `l1` at the first two points of `k` and moves the
+        /// mover by `shift` along the normal (positive: apart).
+        func apply(_ k: ContactConstraint, _ q: Int, _ l0: Double, _ l1: Double, shift: Double) {
+            let a = k.a, b = k.b, nx = k.nx, ny = k.ny
+            for j in 0..<2 {
+                let impulse = j == 0 ? l0 : l1
+                if impulse == 0 { continue }
+                let p = cp[q + j]
+                let Px = impulse * nx, Py = impulse * ny
+                vx[a] -= k.mA * Px; vy[a] -= k.mA * Py; w[a] -= k.iA * (p.rAx * Py - p.rAy * Px)
+                vx[b] += k.mB * Px; vy[b] += k.mB * Py; w[b] += k.iB * (p.rBx * Py - p.rBy * Px)
+            }
+            if shift != 0 {
+                let immovableA = k.mA == 0 && k.iA == 0
+                let mover = immovableA ? b : a
+                let sign = immovableA ? 1.0 : -1.0
+                bt.px[mover] += sign * shift * nx; bt.py[mover] += sign * shift * ny
+                dpx[mover] += sign * shift * nx; dpy[mover] += sign * shift * ny
+            }
+            contacts.impact[k.contact] = true
+        }
+
         var pass = 0
         while pass < 8 {
             pass += 1
@@ -233,54 +293,58 @@ extension DynamicsWorld {
             for i in 0..<constraintCount {
                 let k = cc[i]
                 if k.restitution == 0 { continue }
-                let a = k.a, b = k.b
-                let nx = k.nx, ny = k.ny
+                let q = 2 * i
+                if k.pointCount == 2 {
+                    let i0 = impact(k, q), i1 = impact(k, q + 1)
+                    if i0.vn <= -threshold && i1.vn <= -threshold
+                        && min(i0.meet, i1.meet) <= 0 && max(i0.meet, i1.meet) <= together,
+                       let l = blockImpulses(k, cp[q], cp[q + 1], need: (i0.target - i0.vn, i1.target - i1.vn)),
+                       l.0 + l.1 > 0 {
+                        // One rigid shift for the body: the points' own, weighted by their share
+                        // of the impact (equal when the face is flat).
+                        let shift = (l.0 * i0.shift + l.1 * i1.shift) / (l.0 + l.1)
+                        apply(k, q, l.0, l.1, shift: shift)
+                        applied = true
+                        continue
+                    }
+                }
+                // One point at a time (a corner, or a face whose block solution does not hold).
                 for j in 0..<k.pointCount {
-                    let pp = cp.base + (2 * i + j)
-                    let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
-                    let dvx = vx[b] - w[b] * rBy - vx[a] + w[a] * rAy
-                    let dvy = vy[b] + w[b] * rBx - vy[a] - w[a] * rAx
-                    let vn = dvx * nx + dvy * ny
-                    if vn > -threshold { continue }
-                    let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
-                    let prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy
-                    let prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy
-                    let s = (dpx[b] - dpx[a] + prBx - prAx) * nx + (dpy[b] - dpy[a] + prBy - prAy) * ny + pp.pointee.baseSeparation
-                    if s + vn * hs > 0 { continue }   // does not meet during this substep
-                    let e = k.restitution
-                    let u = -vn
-                    var target = e * u
-                    let immovableA = k.mA == 0 && k.iA == 0, immovableB = k.mB == 0 && k.iB == 0
-                    var shift = 0.0
-                    if (immovableA != immovableB) && s > 0 {
-                        // Time of impact inside the substep, with the external acceleration
-                        // along the normal: bounce exactly as the continuous motion would.
-                        let mover = immovableA ? b : a
-                        let sign = immovableA ? 1.0 : -1.0
-                        let an = sign * (bt.ax[mover] * nx + bt.ay[mover] * ny)
-                        let tau = min(s / u, hs)
-                        let impactSpeed = max(u - an * (tau - hs / 2), 0)
-                        target = e * impactSpeed - an * (tau - hs / 2)
-                        let rest = hs - tau
-                        let endSeparation = e * impactSpeed * rest + an * rest * rest / 2
-                        shift = endSeparation - (s + target * hs)
-                    }
-                    let impulse = pp.pointee.normalMass * (target - vn)
-                    let Px = impulse * nx, Py = impulse * ny
-                    vx[a] -= k.mA * Px; vy[a] -= k.mA * Py; w[a] -= k.iA * (rAx * Py - rAy * Px)
-                    vx[b] += k.mB * Px; vy[b] += k.mB * Py; w[b] += k.iB * (rBx * Py - rBy * Px)
-                    if shift != 0 {
-                        let mover = immovableA ? b : a
-                        let sign = immovableA ? 1.0 : -1.0
-                        bt.px[mover] += sign * shift * nx; bt.py[mover] += sign * shift * ny
-                        dpx[mover] += sign * shift * nx; dpy[mover] += sign * shift * ny
-                    }
-                    contacts.impact[k.contact] = true
+                    let p = impact(k, q + j)
+                    if p.vn > -threshold || p.meet > 0 { continue }   // not closing, or does not meet this substep
+                    let impulse = cp[q + j].normalMass * (p.target - p.vn)
+                    apply(k, q, j == 0 ? impulse : 0, j == 1 ? impulse : 0, shift: p.shift)
                     applied = true
                 }
             }
             if !applied { break }
         }
+    }
+
+    /// Box2D 2.x's block solver for the restitution impulses of a two-point manifold: the
+    /// impulses λ ≥ 0 such that each point's normal speed rises by at least `need` (exactly,
+    /// where its λ > 0): the 2×2 linear complementarity problem with the effective-mass matrix,
+    /// tried as both points pushing, then the first alone, then the second alone. Nil when the
+    /// matrix is ill-conditioned (the points act as one: no turning, or coincident) or no case
+    /// holds; one point at a time is exact then.
+    func blockImpulses(_ k: ContactConstraint, _ p0: ConstraintPoint, _ p1: ConstraintPoint,
+                       need: (Double, Double)) -> (Double, Double)? {
+        let nx = k.nx, ny = k.ny
+        let rnA0 = p0.rAx * ny - p0.rAy * nx, rnB0 = p0.rBx * ny - p0.rBy * nx
+        let rnA1 = p1.rAx * ny - p1.rAy * nx, rnB1 = p1.rBx * ny - p1.rBy * nx
+        let m = k.mA + k.mB
+        let k11 = m + k.iA * rnA0 * rnA0 + k.iB * rnB0 * rnB0
+        let k22 = m + k.iA * rnA1 * rnA1 + k.iB * rnB1 * rnB1
+        let k12 = m + k.iA * rnA0 * rnA1 + k.iB * rnB0 * rnB1
+        let det = k11 * k22 - k12 * k12
+        // Box2D's bound on the condition number.
+        guard k11 > 0, k22 > 0, k11 * k11 < 1000 * det else { return nil }
+        let (b0, b1) = need
+        let l0 = (k22 * b0 - k12 * b1) / det, l1 = (k11 * b1 - k12 * b0) / det
+        if l0 >= 0 && l1 >= 0 { return (l0, l1) }
+        if b0 > 0 && k12 * (b0 / k11) >= b1 { return (b0 / k11, 0) }
+        if b1 > 0 && k12 * (b1 / k22) >= b0 { return (0, b1 / k22) }
+        return nil
     }
 
     func storeImpulses() {

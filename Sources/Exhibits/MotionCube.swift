@@ -41,9 +41,7 @@ public final class MotionCube: Exhibit {
 
     /// The seed's item behavior: shapes bounce back with half their speed.
     public static let elasticity = 0.5
-    /// UIKit's default, none. Some grip would keep piles tidier, but while the engine spins a
-    /// square that lands flat (see MotionCubeTests.bouncesWithElasticityOfAboutAHalf), grip
-    /// turns that spin into a roll across the floor.
+    /// Not UIKit's default (none): some grip lets piles come to rest so that the kiosk sleeps.
     public static let friction = 0.5
     /// How far a pinch may scale a shape, relative to its 100 px (× scale) birth size.
     public static let scaleLimits: ClosedRange<Double> = 0.5...2.5

@@ -132,15 +132,9 @@ extension TraceBuilder {
         let r = try replayCube(t, width: size.0, height: size.1)
         let item = try #require(items(r, "rest").first)
         #expect(abs(item.y - (h - 50 * s)) < 1, "bottom at \(item.y + item.height / 2) of \(h)")
-        if item.shape == "circle" {
-            #expect(abs(item.x - w / 2) < 1)
-        } else {
-            // The engine's flat-landing spin (see bouncesWithElasticityOfAboutAHalf), turned
-            // into a roll by friction, walks a square dropped straight down some way sideways.
-            withKnownIssue("a square dropped flat walks sideways", isIntermittent: true) {
-                #expect(abs(item.x - w / 2) < 1, "rests at x = \(item.x)")
-            }
-        }
+        // Dropped straight down, it lands flat and stays where it fell (a square too: it
+        // neither spins on landing nor rolls away).
+        #expect(abs(item.x - w / 2) < 1, "\(item.shape) rests at x = \(item.x)")
         // Flat on the floor: a square's turn is a multiple of a quarter turn.
         let quarter = Double.pi / 2
         #expect(abs(item.rotation / quarter - (item.rotation / quarter).rounded()) * quarter < 0.01)
@@ -182,14 +176,9 @@ extension TraceBuilder {
         #expect(circle.turn < 1e-9)
         let square = try bounce(seed: 1)
         try #require(square.shape == "square")
-        #expect(square.rebound > 50, "it bounces")
-        // Engine bug (Dynamics resolveImpacts): the two points of a flat face get their
-        // elastic impulses one after the other, each with its own effective mass, so a square
-        // landing flat starts spinning (about 5 rad/s) and rebounds about 79 px instead of 137.
-        withKnownIssue("a flat-landing square spins and bounces low: sequential elastic impacts on a two-point manifold") {
-            #expect(abs(square.rebound - 137.5) < 10, "rebound \(square.rebound) px")
-            #expect(square.turn < 0.01, "turned \(square.turn) rad")
-        }
+        // A flat face lands as one impact: as high as the circle, without turning.
+        #expect(abs(square.rebound - 137.5) < 10, "rebound \(square.rebound) px")
+        #expect(square.turn < 0.01, "turned \(square.turn) rad")
     }
 
     @Test func shapesCollideWithEachOtherAndPileUp() throws {
