@@ -41,6 +41,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Leave after this many seconds (tests and benches).")
     var seconds: Double?
 
+    @Option(help: "Write the first frame that reached the screen to this file (binary PPM, portrait), for comparing with the scanout.")
+    var frameFile: String?
+
     func run() throws {
         let configuration = try loadConfiguration()
         let log = Log(minimum: logLevel(configuration.logging.level))
@@ -74,6 +77,7 @@ struct RunCommand: ParsableCommand {
         let loop = try EventLoop()
         let session = KioskSession(loop: loop, clock: clock, log: log, settings: settings, fonts: fonts,
                                    configuration: configuration, seat: options.seat)
+        session.frameFile = frameFile
         defer { session.finish(wakeups: loop.wakeups) }
         try loop.onSignals([SIGTERM, SIGINT]) { signal in
             log.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): leaving")
@@ -163,6 +167,7 @@ final class KioskSession {
     let seat: String
     var keepAlive: [AnyObject] = []
     var recorder: TraceWriter?
+    var frameFile: String?
 
     private var app: KioskApp!  // set once the display is up (sensors start just before)
     private var renderer: SceneRenderer!
@@ -400,7 +405,15 @@ final class KioskSession {
         if !readySent && drm.framesShown > 0 {
             readySent = true
             let ms = Double(clock.now - started) / 1000
-            log.info("first frame on screen \(fixed1(ms)) ms after start")
+            var line = "first frame on screen \(fixed1(ms)) ms after start"
+            if let since = millisecondsSinceProcessStart() { line += ", \(fixed1(since)) ms after process start" }
+            // Written before the next frame is drawn: the back buffer still holds what is shown.
+            if let frameFile, let display {
+                do { try writePPM(display.backBuffer, to: frameFile); line += ", frame written to \(frameFile)" } catch {
+                    line += ", writing \(frameFile) failed: \(error)"
+                }
+            }
+            log.info(line)
             try? notifier.ready(status: "showing \(drm.name)")
         }
         if app.isAnimating { tick() } else { scheduleNext() }

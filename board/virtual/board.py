@@ -189,12 +189,267 @@ def check_touches(c, plan, log_text):
             f"{ended[0][1] if ended else '-'} (expected {expected_scale:.2f}) around {plan.pinch_centre}")
 
 
+# --- The kiosk itself (mk.kiosk=1) ---------------------------------------------------------
+
+# GridBlock.info.tileColor, the block's green and red (Sources/Exhibits/GridBlock.swift).
+GRID_BLOCK_TILE = bytes((52, 120, 80))
+BLOCK_GREEN = bytes((0x34, 0xC7, 0x59))
+BLOCK_RED = bytes((0xFF, 0x3B, 0x30))
+GRID_COLUMNS, GRID_ROWS = 9, 19
+
+
+def colour_box(w, h, pixels, rgb):
+    """Bounding box (x0, y0, x1, y1, count) of the pixels exactly of colour `rgb`, or None."""
+    x0 = y0 = None
+    x1 = y1 = -1
+    count = 0
+    for y in range(h):
+        row = pixels[y * w * 3:(y + 1) * w * 3]
+        i = row.find(rgb)
+        while i >= 0:
+            if i % 3 == 0:
+                x = i // 3
+                count += 1
+                x0 = x if x0 is None else min(x0, x)
+                x1 = max(x1, x)
+                y0 = y if y0 is None else y0
+                y1 = y
+            i = row.find(rgb, i + 1)
+    return None if x0 is None else (x0, y0, x1, y1, count)
+
+
+def portrait(path, rotation):
+    """A panel screendump turned back into the portrait picture."""
+    w, h, pixels = read_ppm(path)
+    return turn_onto_panel(w, h, pixels, (360 - rotation) % 360)
+
+
+def find_tap_points(out, name, panel, rotation):
+    """Answer to the guest's FIND: where to tap (touchscreen = panel coordinates) to open
+    exhibit `name` on the launcher, a point inside the exhibit away from the home control, and
+    the panel size: "AT tileX tileY insideX insideY W H", or "NONE why"."""
+    if name != "grid-block":
+        return f"NONE no colour known for {name}"
+    try:
+        w, h, pixels = portrait(f"{out}/screen-run-first.ppm", rotation)
+    except (OSError, ValueError) as e:
+        return f"NONE {e}"
+    box = colour_box(w, h, pixels, GRID_BLOCK_TILE)
+    if box is None:
+        return "NONE no grid-block tile on the launcher"
+    plan = Plan(panel[0], panel[1], rotation)
+    tile = plan.device((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+    inside = plan.device(w // 2, h * 4 // 5)
+    return f"AT {tile[0]} {tile[1]} {inside[0]} {inside[1]} {panel[0]} {panel[1]}"
+
+
+def block_cell(path, rotation):
+    """(column, row, colour name) of the grid-block's block in a screendump, or None."""
+    w, h, pixels = portrait(path, rotation)
+    for rgb, colour in ((BLOCK_GREEN, "green"), (BLOCK_RED, "red")):
+        box = colour_box(w, h, pixels, rgb)
+        # A whole cell, not a stray anti-aliased pixel.
+        if box and box[4] > (w / GRID_COLUMNS) * (h / GRID_ROWS) * 0.5:
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            return int(cx // (w / GRID_COLUMNS)), int(cy // (h / GRID_ROWS)), colour
+    return None
+
+
+def thread_switches(metrics, phase):
+    """{tid: (voluntary, nonvoluntary)} and VmRSS kB for one phase of thread_status."""
+    tasks = {}
+    for m in re.finditer(rf"^{phase}: task (\d+) voluntary_ctxt_switches: (\d+) nonvoluntary_ctxt_switches: (\d+)", metrics, re.M):
+        tasks[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    rss = re.search(rf"^{phase}: VmRSS:\s+(\d+)", metrics, re.M)
+    return tasks, int(rss.group(1)) if rss else None
+
+
+def check_kiosk(c, args, out, share, text):
+    log = text("run.log")
+    with open(f"{out}/run.log", "w") as f:
+        f.write(log)
+    first = re.search(r"first frame on screen ([\d.]+) ms after start(?:, ([\d.]+) ms after process start)?", log)
+    if not c.check(first is not None, "kiosk: the launcher's first frame reached the screen"):
+        print("--- run.log ---\n" + log[-3000:] + "\n---")
+        return
+    # The first frame on the scanout is the app's own frame, turned for the panel.
+    try:
+        fw, fh, frame = read_ppm(f"{share}/run-frame.ppm")
+        sw, sh, screen = read_ppm(f"{out}/screen-run-first.ppm")
+        tw, th, turned = turn_onto_panel(fw, fh, frame, args.rotation)
+        same = (tw, th) == (sw, sh) and turned == screen
+        detail = ""
+        if not same and (tw, th) == (sw, sh):
+            detail = f", {sum(1 for i in range(0, len(screen), 3) if screen[i:i + 3] != turned[i:i + 3])} pixels differ"
+        c.check(same, f"kiosk: screendump {sw}x{sh} equals the launcher frame the app wrote, pixel for pixel{detail}")
+    except (OSError, ValueError) as e:
+        c.check(False, f"kiosk: first-frame comparison: {e}")
+    steps = text("steps.txt")
+    tile = re.search(r"kiosk: grid-block tile: (.*)", steps)
+    c.check(tile is not None and tile.group(1).startswith("AT "),
+            f"kiosk: the grid-block tile found on the launcher ({tile.group(1) if tile else 'not asked'})")
+    c.check("exhibit grid-block open" in log, "kiosk: a tap on the tile through uinput opened grid-block (\"exhibit grid-block open\")")
+    cells = {}
+    for shot in ("block-still", "block-a", "block-b"):
+        try:
+            cells[shot] = block_cell(f"{out}/screen-{shot}.ppm", args.rotation)
+        except (OSError, ValueError) as e:
+            cells[shot] = None
+            print(f"  {shot}: {e}")
+    still, a, b = cells["block-still"], cells["block-a"], cells["block-b"]
+    c.check(still == (4, 9, "green"), f"kiosk: before the tap the block stands green in the centre cell (4, 9): {still}")
+    moved = a is not None and b is not None and a[0] == b[0] == 4 and 9 <= a[1] <= b[1] and b[1] > 9 \
+        and (b[2] == "green" or b[1] == GRID_ROWS - 1)
+    c.check(moved, f"kiosk: after a tap the block jumps down column 4: 0.5 s {a}, 1.4 s {b}")
+    c.check("touch exit status 0" in text("kiosk-touch.log"), "kiosk: the touch script ran to its end")
+    c.check("exit status 0" in log and "stopped after" in log, "kiosk: SIGTERM: clean exit (" + (
+        re.search(r"stopped after .*", log).group(0) if "stopped after" in log else "no 'stopped after' line") + ")")
+    print(f'{{"board":"{args.panel[0]}x{args.panel[1]}","metric":"kiosk_start_to_first_frame_ms",'
+          f'"main":{first.group(1)},"process":{first.group(2) or "null"}}}')
+    metrics = text("run-metrics.txt")
+    before, rss_before = thread_switches(metrics, "before")
+    after, rss_after = thread_switches(metrics, "after")
+    if before and after:
+        main_tid = min(after, key=int)
+        vol = {t: after[t][0] - before.get(t, (0, 0))[0] for t in after}
+        nonvol = {t: after[t][1] - before.get(t, (0, 0))[1] for t in after}
+        print(f'{{"board":"{args.panel[0]}x{args.panel[1]}","metric":"kiosk_launcher_wakeups_per_second_at_rest",'
+              f'"main_thread_voluntary":{vol[main_tid] / 10},"all_threads_voluntary":{sum(vol.values()) / 10},'
+              f'"all_threads_nonvoluntary":{sum(nonvol.values()) / 10},"threads":{len(after)},"window_s":10}}')
+        c.check(vol[main_tid] <= 10, f"kiosk: launcher at rest: {vol[main_tid]} voluntary context switches of the main "
+                f"thread in 10 s ({sum(vol.values())} over its {len(after)} threads)")
+    else:
+        c.check(False, "kiosk: rest figures read")
+    if rss_after is not None:
+        print(f'{{"board":"{args.panel[0]}x{args.panel[1]}","metric":"kiosk_launcher_rss_kib_at_rest","value":{rss_after}}}')
+
+
+# --- The accelerometer (mk.sensors=1) -------------------------------------------------------
+
+# What the stub holds: x=-500, y=+800, z=+300 counts of 1 mg (LIS3DH, ±2 g, high resolution).
+RAW_COUNTS = (-500, 800, 300)
+KERNEL_SCALE = 0.009806      # st_accel's in_accel_scale for ±2 g: IIO_G_TO_M_S_2(1000) in micro units
+OUR_SCALE = 9.80665 / 1000   # Sensors' LIS3DH driver: 1 mg per count
+
+
+def expected_screen(rotation, scale):
+    """design.md: screen = D(rotation)·board·iio·raw with board and iio matrices the identity.
+    The portrait picture is turned clockwise by R onto the panel and the sensor is fixed to
+    the panel, so the screen's axes are the panel's turned back: for R=90 the screen's right
+    (x) is the panel's down (−y) and the screen's top (y) is the panel's right (x)."""
+    x, y, z = (v * scale for v in RAW_COUNTS)
+    return {0: (x, y, z), 90: (-y, x, z), 180: (-x, -y, z), 270: (y, -x, z)}[rotation]
+
+
+def world_of(a):
+    """The dynamics world's gravity (UIKit units, y down) from the screen-frame vector."""
+    return (-a[0] / 9.80665, a[1] / 9.80665)
+
+
+NUM = r"(-?[\d.]+)"
+LINE = re.compile(rf"^t={NUM} s accel=\({NUM}, {NUM}, {NUM}\) gravity=\S+ \S+ \S+ world=\({NUM}, {NUM}\)(.*)$", re.M)
+
+
+def readings(out_text):
+    """[(t, (ax, ay, az), (wx, wy), rest of line)] from `motionkiosk sensors`."""
+    return [(float(m.group(1)), tuple(float(m.group(i)) for i in (2, 3, 4)), (float(m.group(5)), float(m.group(6))), m.group(7))
+            for m in LINE.finditer(out_text)]
+
+
+def close(a, b, tol):
+    return all(abs(p - q) <= tol for p, q in zip(a, b))
+
+
+def check_sensors(c, text):
+    steps = text("steps.txt")
+    c.check("sensors: kernel driver bound" in steps, "sensors: lis3dh bound by st_accel_i2c on i2c-stub"
+            + ("" if "kernel driver bound" in steps else f" (dmesg: {text('sensors-dmesg.txt')[-600:]})"))
+    sysfs = text("iio-sysfs.txt")
+    raw = [re.search(rf"in_accel_{a}_raw: (-?\d+)", sysfs) for a in "xyz"]
+    raw = tuple(int(m.group(1)) for m in raw if m)
+    scale = re.search(r"in_accel_x_scale: ([\d.]+)", sysfs)
+    c.check(raw == RAW_COUNTS and scale is not None and float(scale.group(1)) == KERNEL_SCALE,
+            f"sensors: the kernel driver reads raw {raw} from the stub, preloaded {RAW_COUNTS}, scale "
+            f"{scale.group(1) if scale else '?'} (expected {KERNEL_SCALE})")
+    kernel = {}
+    for r in (0, 90):
+        out = text(f"sensors-iio-r{r}.txt")
+        lines = readings(out)
+        want = expected_screen(r, KERNEL_SCALE)
+        last = lines[-1] if lines else None
+        source = re.search(r"^accelerometer: (.*)$", out, re.M)
+        c.check(source is not None and "lis3dh" in source.group(1) and "IIO" in source.group(1),
+                f"sensors --rotation {r}: reads the kernel's IIO lis3dh ({source.group(1) if source else 'no source line'})")
+        ok = last is not None and close(last[1], want, 0.002) and close(last[2], world_of(want), 0.002)
+        c.check(ok, f"sensors --rotation {r}: accel {last[1] if last else None} ≈ ({want[0]:.3f}, {want[1]:.3f}, {want[2]:.3f}) m/s², "
+                f"world {last[2] if last else None} ≈ ({world_of(want)[0]:.3f}, {world_of(want)[1]:.3f})")
+        c.check("exit status 0" in out and "dropped samples: none" in out,
+                f"sensors --rotation {r}: exit 0, no samples dropped ({'; '.join(l for l in out.splitlines() if l.startswith(('dropped', 'exit')))})")
+        if last:
+            kernel[r] = last[1]
+    devices = text("devices-iio.txt")
+    c.check(re.search(r"accelerometer iio:device\d+ lis3dh \[IIO, [^\]]*\] — in use", devices) is not None,
+            "devices: lists the kernel's lis3dh as the accelerometer in use ("
+            + "; ".join(l.strip() for l in devices.splitlines() if "accelerometer" in l) + ")")
+
+    hot = text("sensors-hotplug.txt")
+    hot_log = text("sensors-hotplug-log.txt")
+    gone = hot_log.count("went away")
+    back = hot_log.count("accelerometer back")
+    lines = readings(hot)
+    fixed = [l for l in lines if "[no sensor: fixed down]" in l[3]]
+    after = [l for l in lines if fixed and l[0] > fixed[-1][0]]
+    c.check(gone == 1, f"hot-plug: 'went away … fixed down gravity' logged {gone} time(s)"
+            + (f": {re.search(r'.*went away.*', hot_log).group(0).strip()}" if gone else ""))
+    c.check(bool(fixed) and all(close(l[2], (0.0, 1.0), 0.002) for l in fixed),
+            f"hot-plug: {len(fixed)} reading lines on fixed down gravity, world (0, 1)")
+    c.check(back == 1 and bool(after) and close(after[-1][1], expected_screen(0, KERNEL_SCALE), 0.002),
+            f"hot-plug: back after re-plug ({re.search(r'.*accelerometer back.*', hot_log).group(0).strip() if back else 'not back'}), "
+            f"last accel {after[-1][1] if after else None}")
+
+    # The kiosk on the launcher with the kernel's accelerometer: the figure a stand with a sensor sees.
+    run = text("run-accel.log")
+    tilt = re.search(r"tilt from (.*)", run)
+    c.check(tilt is not None and "lis3dh" in tilt.group(1) and "exit status 0" in run,
+            f"kiosk with the accelerometer: tilt from {tilt.group(1) if tilt else '?'}, clean exit")
+    metrics = text("run-accel-metrics.txt")
+    before, _ = thread_switches(metrics, "before")
+    after, rss = thread_switches(metrics, "after")
+    if before and after:
+        main_tid = min(after, key=int)
+        vol = {t: after[t][0] - before.get(t, (0, 0))[0] for t in after}
+        print(f'{{"board":"kiosk+lis3dh","metric":"kiosk_launcher_wakeups_per_second_at_rest_with_iio_accelerometer",'
+              f'"main_thread_voluntary":{vol[main_tid] / 10},"all_threads_voluntary":{sum(vol.values()) / 10},'
+              f'"threads":{len(after)},"rss_kib":{rss},"window_s":10}}')
+
+    for fname, what in (("sensors-i2c.txt", "i2c:BUS:0x18:lis3dh"), ("sensors-auto.txt", "auto")):
+        out = text(fname)
+        lines = readings(out)
+        last = lines[-1] if lines else None
+        source = re.search(r"^accelerometer: (.*)$", out, re.M)
+        c.check(source is not None and "LIS3DH" in source.group(1) and "0x18" in source.group(1),
+                f"userspace ({what}): our LIS3DH driver on the stub ({source.group(1) if source else 'no source line'})")
+        want = expected_screen(0, OUR_SCALE)
+        k = kernel.get(0)
+        # 0.01 % is the scale difference (0.009806 vs 0.00980665); 0.0005 the printed rounding.
+        agree = last is not None and k is not None and all(abs(p - q) <= 1e-4 * abs(q) + 0.0005 for p, q in zip(last[1], k))
+        c.check(agree and close(last[1], want, 0.002),
+                f"userspace ({what}): accel {last[1] if last else None} agrees with the kernel driver's {k} "
+                f"(expected ({want[0]:.4f}, {want[1]:.4f}, {want[2]:.4f}))")
+        c.check("exit status 0" in out and "dropped samples: none" in out, f"userspace ({what}): exit 0, no samples dropped")
+    devices = text("devices-i2c.txt")
+    c.check(re.search(r"accelerometer .*LIS3DH.*0x18.*\[userspace I2C\]", devices) is not None,
+            "devices: lists the LIS3DH on the stub for our userspace driver ("
+            + "; ".join(l.strip() for l in devices.splitlines() if "accelerometer" in l) + ")")
+
+
 def run_guest(args, out, share):
     for name in ("ctl.sock", "mon.sock"):
         if os.path.exists(os.path.join(out, name)):
             os.unlink(os.path.join(out, name))
     w, h = args.panel
-    append = f"console=ttyS0 quiet panic=-1 mk.measure={1 if args.measure else 0} mk.legacy={1 if args.legacy else 0}"
+    append = (f"console=ttyS0 quiet panic=-1 mk.measure={1 if args.measure else 0} mk.legacy={1 if args.legacy else 0}"
+              f" mk.kiosk={1 if args.kiosk else 0} mk.sensors={1 if args.sensors else 0}")
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", "2", "-m", "1024",
            "-kernel", args.kernel, "-initrd", args.initrd, "-append", append,
            "-display", "none", "-no-reboot", "-vga", "none",
@@ -258,6 +513,8 @@ def run_guest(args, out, share):
                 monitor(f"screendump {path}")
                 shots.append(name)
                 ctl.sendall(b"OK\n")
+            elif line.startswith("FIND "):
+                ctl.sendall((find_tap_points(out, line[5:], args.panel, args.rotation) + "\n").encode())
             elif line == "INPUT bench":
                 # Arrow keys tilt; the mouse is one finger (left button down = touching).
                 for command in ("sendkey left", "sendkey up", "mouse_move 20 10", "mouse_button 1",
@@ -284,7 +541,9 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--measure", action="store_true")
     p.add_argument("--legacy", action="store_true", help="make the app use SetCrtc + PageFlip")
-    p.add_argument("--timeout", type=float, default=180)
+    p.add_argument("--kiosk", action="store_true", help="also run the kiosk: launcher, grid-block, rest figures")
+    p.add_argument("--sensors", action="store_true", help="also read a LIS3DH on i2c-stub: kernel IIO, hot-plug, userspace")
+    p.add_argument("--timeout", type=float, default=360)
     args = p.parse_args()
 
     out = os.path.abspath(args.out)
@@ -381,6 +640,11 @@ def main():
     else:
         c.check("cannot scan out rgb565" in rgb565 and "exit status 0" not in rgb565,
                 f"RGB565 refused in plain words (plane formats: {formats.group(1) if formats else '?'})")
+
+    if args.kiosk:
+        check_kiosk(c, args, out, share, text)
+    if args.sensors:
+        check_sensors(c, text)
 
     # Figures.
     m = re.search(r"frame on screen, ([\d.]+) ms after main(?:, ([\d.]+) ms after process start)?", log)

@@ -1,8 +1,10 @@
 #!/bin/sh
 # /init of the virtual board's initramfs (busybox sh). Runs the kiosk's test pattern on the
 # real virtio-gpu DRM device, plays touches through a uinput touchscreen, udevd and libinput,
-# unplugs and re-plugs it, then sends SIGTERM. Results go to the 9p share /host; the host
-# (board.py) takes screendumps when asked on the second serial port and does the checks.
+# unplugs and re-plugs it, then sends SIGTERM. With mk.kiosk=1 and mk.sensors=1 it goes on
+# with the stages in guest-stages.sh (the kiosk itself; the accelerometer). Results go to the
+# 9p share /host; the host (board.py) takes screendumps when asked on the second serial port
+# and does the checks.
 /bin/busybox --install -s /bin
 export PATH=/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin
 mount -t proc proc /proc
@@ -23,11 +25,13 @@ finish() {
 for m in virtio_pci virtio_gpu evdev uinput psmouse 9pnet_virtio 9p; do modprobe $m || step "modprobe $m failed"; done
 mount -t 9p -o trans=virtio,version=9p2000.L host /host || { echo "board: no 9p share"; poweroff -f; }
 
-MEASURE=0
+MEASURE=0 KIOSK=0 SENSORS=0
 PATTERN_ARGS=""
 for arg in $(cat /proc/cmdline); do
     case $arg in
         mk.measure=1) MEASURE=1 ;;
+        mk.kiosk=1) KIOSK=1 ;;
+        mk.sensors=1) SENSORS=1 ;;
         mk.legacy=1) PATTERN_ARGS="--legacy-modeset" ;;
     esac
 done
@@ -110,5 +114,8 @@ wait $APP
 echo "exit status $?" >> /tmp/alive.txt
 echo "kdmode after: $(guest-touch kdmode)" >> /tmp/kdmode.txt
 shot after
+. /guest-stages.sh
+[ $KIOSK = 1 ] && kiosk_stage
+[ $SENSORS = 1 ] && sensors_stage
 step "done"
 finish

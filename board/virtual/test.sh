@@ -4,7 +4,10 @@
 # 480x800 and a landscape 800x480 panel it checks that the scanout equals the app's own
 # frame (turned for the panel) pixel for pixel, that a tap and a two-finger pinch arrive at
 # the right portrait coordinates, that unplugging and re-plugging the touchscreen keeps the
-# app running with working input, and that SIGTERM gives the console back.
+# app running with working input, and that SIGTERM gives the console back. On the portrait
+# panel it also runs the kiosk itself (first frame on the scanout, rest figures, a tap into
+# grid-block and a tap that starts the block) and reads a LIS3DH on i2c-stub through the
+# kernel's st_accel IIO driver, through a hot-plug, and through our userspace I2C driver.
 # Everything the guest runs comes from Debian packages (plus our binary and guest-touch).
 # Exits non-zero when any check fails. Work files: board/virtual/work/ (git-ignored).
 set -euo pipefail
@@ -18,8 +21,9 @@ say() { echo "virtual-board: $*"; }
 
 # --- Host packages -------------------------------------------------------------------
 # qemu-system-x86: the machine; busybox-static, udev, kmod, i2c-tools: the guest's userland
-# (copied from the host installation); cpio, zstd: the initramfs; gcc: guest-touch.
-HOST_PACKAGES="qemu-system-x86 busybox-static udev kmod i2c-tools cpio zstd gcc libc6-dev python3"
+# (copied from the host installation); cpio, zstd: the initramfs; gcc: guest-touch;
+# fonts-dejavu-core: the kiosk's fonts.
+HOST_PACKAGES="qemu-system-x86 busybox-static udev kmod i2c-tools cpio zstd gcc libc6-dev python3 fonts-dejavu-core"
 missing=()
 for p in $HOST_PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -65,7 +69,9 @@ copy_with_libs() {
     copy_libs "$stage" "$@"
 }
 
-MODULES="virtio_pci virtio_gpu evdev uinput psmouse 9pnet_virtio 9p"
+# i2c_stub, i2c_dev, st_accel_i2c: the accelerometer (st_accel, st_sensors*, industrialio,
+# the triggered buffer and kfifo come as their dependencies).
+MODULES="virtio_pci virtio_gpu evdev uinput psmouse 9pnet_virtio 9p i2c_stub i2c_dev st_accel_i2c"
 versions=$(dpkg-query -W -f='${Package}=${Version} ' busybox-static udev kmod i2c-tools libinput10 libinput-bin 2>/dev/null || true)
 KEY=$( (echo "$ABI $MODULES $versions"; sed -n '/^# --- Base initramfs/,/^# --- End of base/p' "$0") | sha256sum | cut -c1-16)
 BASE="$WORK/base-$KEY.cpio.zst"
@@ -104,6 +110,11 @@ STAGE="$WORK/stage-app"
 rm -rf "$STAGE" && mkdir -p "$STAGE/usr/local/bin" "$STAGE/usr/lib" "$STAGE/usr/lib64"
 ln -s usr/lib "$STAGE/lib" && ln -s usr/lib64 "$STAGE/lib64"
 cp "$HERE/guest-init.sh" "$STAGE/init" && chmod 755 "$STAGE/init"
+cp "$HERE/guest-stages.sh" "$STAGE/guest-stages.sh"
+# The kiosk's fonts (Font.dejaVuSansPath, Font.dejaVuSansBoldPath).
+for f in /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf; do
+    cp -L --parents "$f" "$STAGE"
+done
 cp "$APP" "$WORK/guest-touch" "$STAGE/usr/local/bin/"
 copy_libs "$STAGE" "$APP"
 INITRD="$WORK/initrd.img"
@@ -115,12 +126,13 @@ truncate -s $(( ($(stat -c %s "$INITRD") + 511) / 512 * 512 )) "$INITRD"
 # --- Boot it, once per panel -----------------------------------------------------------
 # Panel size and the rotation the app must choose for it (auto: landscape is turned to portrait).
 status=0
-measure=--measure legacy=""
+measure="--measure --kiosk --sensors" legacy=""
 for panel in ${MK_BOARD_PANELS:-480x800:0 800x480:90}; do
     size=${panel%:*} rotation=${panel#*:}
     python3 "$HERE/board.py" --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --panel "$size" --rotation "$rotation" \
         --out "$WORK/run-$size" $measure $legacy || status=1
-    # The first panel measures the figures; the second runs the legacy SetCrtc + PageFlip path.
+    # The first panel measures the figures and runs the kiosk and the accelerometer; the second
+    # runs the legacy SetCrtc + PageFlip path.
     measure="" legacy=--legacy
 done
 say "$(( $(date +%s) - T0 )) s in all; $([ $status = 0 ] && echo "every check passed" || echo "SOME CHECKS FAILED")"
