@@ -345,3 +345,35 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
         #expect((0...0xFFFF).allSatisfy { rgb565(xrgb: xrgb(rgb565: UInt16($0))) == UInt16($0) })
     }
 }
+
+@Suite struct BandTests {
+    /// Rows swept as bands (sides stepped per row) near every canvas edge: a 64-pixel-wide
+    /// canvas has no row padding, so a write past the right edge would land in the next row.
+    @Test(arguments: [Vec2(63.5, 30), Vec2(0.5, 30), Vec2(32, 0.5), Vec2(32, 63.5), Vec2(70, 30), Vec2(-6, 30)])
+    func rotatedSquaresAtTheEdgesMatchABigCanvas(center: Vec2) {
+        let w = 64, h = 64, margin = 100
+        for angle in stride(from: 0.0, to: 1.6, by: 0.13) {
+            let draw = { (canvas: Canvas, offset: Vec2) in
+                canvas.fillRect(Rect(x: -20, y: -20, width: 40, height: 40),
+                                transform: AffineTransform.rotation(angle).translated(center.x + offset.x, center.y + offset.y),
+                                color: .white)
+            }
+            let small = coverage(width: w, height: h) { draw($0, .zero) }
+            let big = coverage(width: w + 2 * margin, height: h + 2 * margin) { draw($0, Vec2(Double(margin), Double(margin))) }
+            let bad = failures(w, h) { x, y in
+                abs(small[y * w + x] - big[(y + margin) * (w + 2 * margin) + x + margin]) < 1e-4
+            }
+            #expect(bad.count == 0, "angle \(angle): \(bad.count) pixels differ, first at \(bad.first)")
+        }
+    }
+
+    /// Painted pixels (not only coverage) stay inside the canvas row by row.
+    @Test func nothingSpillsIntoTheNextRow() {
+        let canvas = Canvas(width: 64, height: 64)
+        canvas.clear(.black)
+        // Right side wholly beyond the right edge, left side crossing it over the band.
+        canvas.fillRect(Rect(x: -30, y: -30, width: 60, height: 60),
+                        transform: AffineTransform.rotation(0.35).translated(80, 32), color: .white)
+        for y in 0..<64 { #expect(canvas.pixel(x: 0, y: y) == .black) }
+    }
+}
