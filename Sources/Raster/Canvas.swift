@@ -6,11 +6,12 @@ import Geometry
 /// Draws anti-aliased shapes into a `PixelBuffer` (XRGB8888 or RGB565) and records what it
 /// changed.
 ///
-/// Every shape is a closed polygon (circles: chords within 0.1 px, area kept exact) and every
+/// Every shape is a closed polygon (circles: chords within 0.2 px, area kept exact) and every
 /// pixel gets the exact area of the polygon inside it, as in FreeType's and Skia's analytic
 /// rasterizers. Convex shapes (discs, transformed rectangles, lines) go row by row along their
 /// two sides: where each side crosses the row as one short straight piece (most rows), the
-/// edge pixels' areas are a closed form; elsewhere the pieces deposit signed cover and area
+/// edge pixels' areas are a closed form, and runs of whole rows on the same two segments
+/// (bands) step x by dx/dy with no per-row tests; elsewhere the pieces deposit signed cover and area
 /// into a row of cells that a sweep turns into coverage. Between the sides lies a span of
 /// constant coverage, stored with vector stores and no per-pixel arithmetic, so cost follows
 /// the outline, not the area. Rings and general polygons deposit into whole-canvas cells and
