@@ -416,7 +416,8 @@ public final class Canvas {
             while left.b.y <= y0 && left.next != bottom { left.advance(v, n) }
             // Commonest case: whole rows on which both current segments carry on.
             if y0 == Double(row) && right.a.y <= y0 && left.a.y <= y0 {
-                let end = Swift.min(Int(Swift.min(right.b.y, left.b.y)) - 1, lastRow)
+                // (Clamped before Int(): a huge shape's segments may end far beyond any Int.)
+                let end = Int(Swift.min(Swift.min(right.b.y, left.b.y), Double(lastRow + 1))) - 1
                 if end >= row, let last = paintBand(painter, left, right, row, end, &minCol, &maxCol) {
                     row = last
                     continue

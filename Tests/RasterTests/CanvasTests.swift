@@ -172,6 +172,12 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
             $0.drawLine(from: Vec2(-1e15, 15), to: Vec2(1e15, 15), width: 2, color: .white)
         }
         #expect(abs(total(line) - 80) < 1e-2)
+        // Segments ending far beyond any Int: rows are counted on the canvas, not on them.
+        let tall = coverage(width: 40, height: 30) {
+            $0.fillRect(Rect(x: 5, y: -1e300, width: 10, height: 2e300), color: .white)
+            $0.fillRect(Rect(x: -1e300, y: 20, width: 2e300, height: 5), color: .white)
+        }
+        #expect(abs(total(tall) - (300 + 200)) < 1e-2) // coverage adds up where they cross
         let nothing = coverage(width: 40, height: 30) {
             $0.fillRect(Rect(x: 5, y: 5, width: 10, height: 10), transform: .scale(0, 1), color: .white)
             $0.drawLine(from: Vec2(3, 3), to: Vec2(3, 3), width: 4, color: .white)
