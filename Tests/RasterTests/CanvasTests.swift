@@ -172,6 +172,12 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
             $0.drawLine(from: Vec2(-1e15, 15), to: Vec2(1e15, 15), width: 2, color: .white)
         }
         #expect(abs(total(line) - 80) < 1e-2)
+        // Segments ending far beyond any Int: rows are counted on the canvas, not on them.
+        let tall = coverage(width: 40, height: 30) {
+            $0.fillRect(Rect(x: 5, y: -1e300, width: 10, height: 2e300), color: .white)
+            $0.fillRect(Rect(x: -1e300, y: 20, width: 2e300, height: 5), color: .white)
+        }
+        #expect(abs(total(tall) - (300 + 200)) < 1e-2) // coverage adds up where they cross
         let nothing = coverage(width: 40, height: 30) {
             $0.fillRect(Rect(x: 5, y: 5, width: 10, height: 10), transform: .scale(0, 1), color: .white)
             $0.drawLine(from: Vec2(3, 3), to: Vec2(3, 3), width: 4, color: .white)
@@ -343,5 +349,37 @@ func changedBox(_ canvas: Canvas, background: Color) -> PixelRect {
         #expect(Color(rgb: 0x7F7F7F).rgb565Value == (15 << 11 | 31 << 5 | 15)) // 127·31/255 = 15.4 → 15; 127·63/255 = 31.4 → 31
         // Every 565 value survives expansion and re-rounding.
         #expect((0...0xFFFF).allSatisfy { rgb565(xrgb: xrgb(rgb565: UInt16($0))) == UInt16($0) })
+    }
+}
+
+@Suite struct BandTests {
+    /// Rows swept as bands (sides stepped per row) near every canvas edge: a 64-pixel-wide
+    /// canvas has no row padding, so a write past the right edge would land in the next row.
+    @Test(arguments: [Vec2(63.5, 30), Vec2(0.5, 30), Vec2(32, 0.5), Vec2(32, 63.5), Vec2(70, 30), Vec2(-6, 30)])
+    func rotatedSquaresAtTheEdgesMatchABigCanvas(center: Vec2) {
+        let w = 64, h = 64, margin = 100
+        for angle in stride(from: 0.0, to: 1.6, by: 0.13) {
+            let draw = { (canvas: Canvas, offset: Vec2) in
+                canvas.fillRect(Rect(x: -20, y: -20, width: 40, height: 40),
+                                transform: AffineTransform.rotation(angle).translated(center.x + offset.x, center.y + offset.y),
+                                color: .white)
+            }
+            let small = coverage(width: w, height: h) { draw($0, .zero) }
+            let big = coverage(width: w + 2 * margin, height: h + 2 * margin) { draw($0, Vec2(Double(margin), Double(margin))) }
+            let bad = failures(w, h) { x, y in
+                abs(small[y * w + x] - big[(y + margin) * (w + 2 * margin) + x + margin]) < 1e-4
+            }
+            #expect(bad.count == 0, "angle \(angle): \(bad.count) pixels differ, first at \(bad.first)")
+        }
+    }
+
+    /// Painted pixels (not only coverage) stay inside the canvas row by row.
+    @Test func nothingSpillsIntoTheNextRow() {
+        let canvas = Canvas(width: 64, height: 64)
+        canvas.clear(.black)
+        // Right side wholly beyond the right edge, left side crossing it over the band.
+        canvas.fillRect(Rect(x: -30, y: -30, width: 60, height: 60),
+                        transform: AffineTransform.rotation(0.35).translated(80, 32), color: .white)
+        for y in 0..<64 { #expect(canvas.pixel(x: 0, y: y) == .black) }
     }
 }
