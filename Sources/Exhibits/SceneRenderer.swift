@@ -59,11 +59,50 @@ public final class SceneRenderer {
     }
 
     /// Merges overlapping rectangles, and everything into one when there are too many.
+    /// Few rectangles: merged where they overlap. Many (hundreds of scattered movers): marked
+    /// on a grid of tiles and repainted as runs of dirty tiles, so that a few moving shapes
+    /// on a busy screen repaint where they are and not the union of everything.
     private func coalesced() -> [PixelRect] {
-        // Merging is quadratic: with this many rectangles (hundreds of moving shapes) it costs
-        // millions of instructions and ends in the union anyway.
-        if damage.count > 4 * maxDamageRects { return [damage.reduce(PixelRect.empty) { $0.union($1) }] }
-        var rects = damage
+        if damage.count <= maxDamageRects { return mergedOverlapping(damage) }
+        let t = SceneRenderer.tileSize
+        let columns = (canvas.width + t - 1) / t, rows = (canvas.height + t - 1) / t
+        if dirtyTiles.count != columns * rows { dirtyTiles = [Bool](repeating: false, count: columns * rows) }
+        for r in damage {
+            for ty in (r.y / t)...((r.maxY - 1) / t) {
+                for tx in (r.x / t)...((r.maxX - 1) / t) { dirtyTiles[ty * columns + tx] = true }
+            }
+        }
+        // Runs of dirty tiles in each tile row; a run that repeats the row above grows down.
+        var rects: [PixelRect] = []
+        var open: [Int: Int] = [:]  // (x0 << 16 | x1) → index in rects, for runs on the row above
+        for ty in 0..<rows {
+            var next: [Int: Int] = [:]
+            var tx = 0
+            while tx < columns {
+                guard dirtyTiles[ty * columns + tx] else { tx += 1; continue }
+                let start = tx
+                while tx < columns && dirtyTiles[ty * columns + tx] { dirtyTiles[ty * columns + tx] = false; tx += 1 }
+                let key = start << 16 | tx
+                let y = ty * t, h = min(t, canvas.height - y)
+                if let i = open[key] {
+                    rects[i].height += h
+                    next[key] = i
+                } else {
+                    let x = start * t
+                    rects.append(PixelRect(x: x, y: y, width: min(tx * t, canvas.width) - x, height: h))
+                    next[key] = rects.count - 1
+                }
+            }
+            open = next
+        }
+        return rects
+    }
+
+    static let tileSize = 32
+    private var dirtyTiles: [Bool] = []
+
+    private func mergedOverlapping(_ input: [PixelRect]) -> [PixelRect] {
+        var rects = input
         var merged = true
         while merged {
             merged = false
@@ -82,9 +121,6 @@ public final class SceneRenderer {
                 }
                 i += 1
             }
-        }
-        if rects.count > maxDamageRects {
-            return [rects.reduce(PixelRect.empty) { $0.union($1) }]
         }
         return rects
     }

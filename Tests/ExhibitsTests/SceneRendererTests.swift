@@ -50,6 +50,34 @@ import Raster
         #expect(damage[0].contains(x: 30, y: 50) && damage[0].contains(x: 72, y: 50) && !damage[0].contains(x: 5, y: 5))
     }
 
+    /// Many small movers scattered over a busy screen: repaint where they are (tiles), not the
+    /// union of everything, and still equal a full redraw.
+    @Test func scatteredMoversRepaintTilesNotTheScreen() {
+        let w = 480, h = 800
+        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        var random = SeededGenerator(seed: 3)
+        var list: [DrawCommand] = (0..<1000).map { _ in
+            .circle(center: Vec2(random.unit() * 480, random.unit() * 800), radius: 4 + random.unit() * 10,
+                    color: Color(rgb: UInt32(random.next() & 0xFFFFFF)))
+        }
+        incremental.render(background: .white, commands: list)
+        for frame in 0..<5 {
+            for i in stride(from: frame, to: 1000, by: 25) {   // 40 movers scattered over the screen
+                if case .circle(let c, let r, let color) = list[i] { list[i] = .circle(center: c + Vec2(2, 1), radius: r, color: color) }
+            }
+            let damage = incremental.render(background: .white, commands: list)
+            #expect(damage.count > 1)
+            let area = damage.reduce(0) { $0 + $1.area }
+            #expect(area < w * h / 2, "frame \(frame): \(area) px repainted")
+            full.invalidate()
+            full.render(background: .white, commands: list)
+            var differing = 0
+            for y in 0..<h { for x in 0..<w where full.canvas.pixel(x: x, y: y) != incremental.canvas.pixel(x: x, y: y) { differing += 1 } }
+            #expect(differing == 0, "frame \(frame)")
+        }
+    }
+
     @Test func zeroWidthLinesHaveBounds() {
         let line = DrawCommand.line(from: Vec2(160, 0), to: Vec2(160, 800), width: 1, color: .black)
         #expect(line.bounds == PixelRect(x: 159, y: -1, width: 2, height: 802))
