@@ -5,6 +5,13 @@ import Raster
 /// list with the previous frame's, item by item, and repaints the rectangles where they
 /// differ (background, then every command crossing the rectangle, clipped to it). A resting
 /// exhibit produces no damage and so no copy to the scanout at all.
+///
+/// Still layer: when the first commands of the list (a prefix, in z-order) have stayed the
+/// same for `layerAfterFrames` frames, they are drawn once, over the background, into a RAM
+/// layer. A damaged rectangle is then restored from the layer by copy and only the commands
+/// after the prefix are redrawn over it. As the prefix is exactly what lies below everything
+/// else, the pixels equal a full redraw (no z-order is changed); exhibits that keep their
+/// still things early in the list and their movers late profit most.
 public final class SceneRenderer {
     public let canvas: Canvas
     public let fonts: FontSet
@@ -13,6 +20,17 @@ public final class SceneRenderer {
     private var damage: [PixelRect] = []
     /// Past this many separate rectangles one union is cheaper than many clipped passes.
     public var maxDamageRects = 16
+    /// Frames the still prefix must last: its shortest length over the last this many frames
+    /// is what the layer may hold.
+    public var layerAfterFrames = 8
+    /// The still layer: background plus `layerCount` first commands, drawn unclipped.
+    private var layer: Canvas? = nil
+    private var layerBackground: Color? = nil
+    /// How many leading commands the still layer holds (0: no layer in use).
+    public private(set) var layerCount = 0
+    /// The unchanged prefix length of each of the last `layerAfterFrames` frames (a ring).
+    private var recentPrefixes: [Int] = []
+    private var recentNext = 0
 
     public init(canvas: Canvas, fonts: FontSet) {
         self.canvas = canvas
@@ -21,29 +39,41 @@ public final class SceneRenderer {
     }
 
     /// Forces the next frame to repaint everything (after the display was lost, say).
-    public func invalidate() { previousBackground = nil }
+    public func invalidate() { previousBackground = nil; dropLayer() }
 
     /// Draws the frame and returns the portrait rectangles that changed.
     @discardableResult
     public func render(background: Color, commands: [DrawCommand]) -> [PixelRect] {
         damage.removeAll(keepingCapacity: true)
+        // Index of the first command that differs from the previous frame's list.
+        var firstChange = 0
         if previousBackground != background {
             damage.append(canvas.bounds)
         } else {
             let common = min(previous.count, commands.count)
+            firstChange = common
             for i in 0..<common where previous[i] != commands[i] {
+                firstChange = min(firstChange, i)
                 addDamage(previous[i].bounds)
                 addDamage(commands[i].bounds)
             }
             for i in common..<previous.count { addDamage(previous[i].bounds) }
             for i in common..<commands.count { addDamage(commands[i].bounds) }
         }
+        if layerCount > 0 && (firstChange < layerCount || layerBackground != background) { dropLayer() }
         let rects = coalesced()
+        if !rects.isEmpty { updateLayer(firstChange: firstChange, background: background, commands: commands) }
         for rect in rects {
             canvas.clip = rect
-            canvas.fillRect(rect, color: background)
-            for command in commands where command.bounds.intersects(rect) {
-                draw(command)
+            var from = 0
+            if layerCount > 0, let layer {
+                copy(rect, from: layer.buffer)
+                from = layerCount
+            } else {
+                canvas.fillRect(rect, color: background)
+            }
+            for command in commands[from...] where command.bounds.intersects(rect) {
+                draw(command, on: canvas)
             }
         }
         canvas.clip = nil
@@ -51,6 +81,56 @@ public final class SceneRenderer {
         previous = commands
         previousBackground = background
         return rects
+    }
+
+    private func dropLayer() {
+        layerCount = 0
+        layerBackground = nil
+        recentPrefixes.removeAll(keepingCapacity: true)
+        recentNext = 0
+    }
+
+    /// Notes how many leading commands stayed the same this frame; once the last
+    /// `layerAfterFrames` frames all kept more than the layer holds, caches the shortest of
+    /// them (extending the layer in place when it only grows: the new commands lie above the
+    /// ones already there).
+    private func updateLayer(firstChange: Int, background: Color, commands: [DrawCommand]) {
+        let window = max(layerAfterFrames, 1)
+        if recentPrefixes.count < window {
+            recentPrefixes.append(firstChange)
+        } else {
+            recentPrefixes[recentNext % window] = firstChange
+        }
+        recentNext = (recentNext + 1) % window
+        guard recentPrefixes.count >= window else { return }
+        let count = min(recentPrefixes.min()!, commands.count)
+        guard count > layerCount else { return }
+        let target: Canvas
+        if let layer, layer.width == canvas.width, layer.height == canvas.height, layer.buffer.format == canvas.buffer.format {
+            target = layer
+        } else {
+            target = Canvas(buffer: PixelBuffer(width: canvas.width, height: canvas.height, format: canvas.buffer.format))
+            layer = target
+            layerCount = 0
+        }
+        target.clip = nil
+        if layerCount == 0 { target.fillRect(target.bounds, color: background) }
+        for command in commands[layerCount..<count] { draw(command, on: target) }
+        target.resetDamage()
+        layerCount = count
+        layerBackground = background
+    }
+
+    /// Copies `rect` of the still layer into the canvas, row by row.
+    private func copy(_ rect: PixelRect, from source: PixelBuffer) {
+        let r = rect.intersection(canvas.bounds)
+        guard !r.isEmpty else { return }
+        let target = canvas.buffer
+        let bpp = target.format.bytesPerPixel
+        for y in r.y..<r.maxY {
+            (target.bytes + y * target.strideBytes + r.x * bpp)
+                .copyMemory(from: source.bytes + y * source.strideBytes + r.x * bpp, byteCount: r.width * bpp)
+        }
     }
 
     private func addDamage(_ r: PixelRect) {
@@ -125,7 +205,7 @@ public final class SceneRenderer {
         return rects
     }
 
-    private func draw(_ command: DrawCommand) {
+    private func draw(_ command: DrawCommand, on canvas: Canvas) {
         switch command {
         case .fillPixels(let r, let color):
             canvas.fillRect(r, color: color)

@@ -78,6 +78,68 @@ import Raster
         }
     }
 
+    /// Still circles first, movers last, a bar of text on top: once the still prefix has lasted
+    /// the window it is cached, damaged tiles come from the layer, and every frame still equals
+    /// a full redraw; a still circle changing drops the layer, which then comes back.
+    @Test func stillLayerFramesEqualAFullRedraw() {
+        let w = 240, h = 320
+        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        incremental.layerAfterFrames = 3
+        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        var random = SeededGenerator(seed: 11)
+        var list: [DrawCommand] = (0..<300).map { _ in
+            .circle(center: Vec2(random.unit() * Double(w), random.unit() * Double(h)), radius: 3 + random.unit() * 8,
+                    color: Color(rgb: UInt32(random.next() & 0xFFFFFF)))
+        }
+        let movers = list.count
+        for k in 0..<20 {
+            list.append(.circle(center: Vec2(Double(k * 12), Double(k * 15)), radius: 9, color: Color(rgb: 0x3366CC)))
+        }
+        list.append(.fillPixels(PixelRect(x: 0, y: h - 40, width: w, height: 40), Color(r: 28, g: 28, b: 30)))
+        list.append(fonts.text("Move", origin: Vec2(90, Double(h - 12)), size: 20, color: .white))
+        var layered = 0
+        for frame in 0..<24 {
+            for i in movers..<(movers + 20) {
+                if case .circle(let c, let r, let color) = list[i] {
+                    list[i] = .circle(center: c + Vec2(2.3, frame % 2 == 0 ? 1.7 : -0.9), radius: r, color: color)
+                }
+            }
+            // A still circle changes once: the cached layer no longer holds and must go.
+            if frame == 12, case .circle(let c, let r, _) = list[150] { list[150] = .circle(center: c, radius: r, color: .red) }
+            incremental.render(background: .white, commands: list)
+            if frame == 12 { #expect(incremental.layerCount == 0) }
+            if incremental.layerCount > 0 {
+                layered += 1
+                #expect(incremental.layerCount <= movers, "frame \(frame): only still circles are cached")
+            }
+            full.invalidate()
+            full.render(background: .white, commands: list)
+            var differing = 0
+            for y in 0..<h { for x in 0..<w where full.canvas.pixel(x: x, y: y) != incremental.canvas.pixel(x: x, y: y) { differing += 1 } }
+            #expect(differing == 0, "frame \(frame)")
+        }
+        #expect(layered >= 15)
+        #expect(incremental.layerCount == movers)
+    }
+
+    /// A change of background drops the layer: the next frames repaint on the new colour.
+    @Test func backgroundChangeDropsTheStillLayer() {
+        let r = SceneRenderer(canvas: Canvas(width: 64, height: 64), fonts: fonts)
+        r.layerAfterFrames = 2
+        var list: [DrawCommand] = [.circle(center: Vec2(20, 20), radius: 10, color: .red),
+                                   .circle(center: Vec2(40, 40), radius: 5, color: .blue)]
+        for k in 0..<4 {
+            list[1] = .circle(center: Vec2(40 + Double(k), 40), radius: 5, color: .blue)
+            r.render(background: .white, commands: list)
+        }
+        #expect(r.layerCount == 1)
+        list[1] = .circle(center: Vec2(30, 40), radius: 5, color: .blue)
+        r.render(background: .black, commands: list)
+        #expect(r.layerCount == 0)
+        #expect(r.canvas.pixel(x: 60, y: 2) == .black)
+        #expect(r.canvas.pixel(x: 20, y: 20) == .red)
+    }
+
     @Test func zeroWidthLinesHaveBounds() {
         let line = DrawCommand.line(from: Vec2(160, 0), to: Vec2(160, 800), width: 1, color: .black)
         #expect(line.bounds == PixelRect(x: 159, y: -1, width: 2, height: 802))
