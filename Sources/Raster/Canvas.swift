@@ -398,8 +398,11 @@ public final class Canvas {
         let yMin = v[top].y, yMax = v[bottom].y
         let h = Double(buffer.height)
         guard yMin < yMax, yMin < h, yMax > 0 else { return }
-        let firstRow = Int(Swift.max(yMin, 0))
-        let lastRow = Swift.min(Int(Swift.min(yMax, h).rounded(.up)) - 1, buffer.height - 1)
+        // Only the rows of the clip: each row's coverage depends on the outline alone (the
+        // chains are found again from the row's y), so rows outside it need no sweeping.
+        let rows = clip == nil || coverageSink != nil ? bounds : drawable
+        let firstRow = Swift.max(Int(Swift.max(yMin, 0)), rows.y)
+        let lastRow = Swift.min(Int(Swift.min(yMax, h).rounded(.up)) - 1, buffer.height - 1, rows.maxY - 1)
         if firstRow > lastRow { return }
         // The chains start downward from the top vertex, one each way round.
         var right = Chain(v, n, top: top, step: 1)
@@ -937,9 +940,9 @@ struct RGB565Painter: Painter {
     }
 }
 
-/// Paints through `Base` only inside `clip`: rows outside it are still swept (their cells
-/// must be zeroed) but write nothing. Used only when a clip is set, so the unclipped path
-/// keeps its speed.
+/// Paints through `Base` only inside `clip`. Convex shapes skip the rows outside it; the
+/// general outlines (rings, polygons) still sweep them (their cells must be zeroed) but write
+/// nothing. Used only when a clip is set, so the unclipped path keeps its speed.
 struct ClippedPainter<Base: Painter>: Painter {
     typealias Pixel = Base.Pixel
     static var visible: Float { Base.visible }
