@@ -63,18 +63,39 @@ public final class SceneRenderer {
         if layerCount > 0 && (firstChange < layerCount || layerBackground != background) { dropLayer() }
         let rects = coalesced()
         if !rects.isEmpty { updateLayer(firstChange: firstChange, background: background, commands: commands) }
-        for rect in rects {
-            canvas.clip = rect
-            var from = 0
-            if layerCount > 0, let layer {
-                copy(rect, from: layer.buffer)
-                from = layerCount
-            } else {
+        // First every damaged rectangle back to what lies below the commands still to draw
+        // (the still layer, or the background), then those commands in list order. The
+        // rectangles are disjoint, so each pixel still sees the commands in z-order. A command
+        // wholly inside the damage is drawn once, unclipped (all its pixels were restored);
+        // one reaching outside it is drawn clipped to each rectangle it crosses.
+        var from = 0
+        if layerCount > 0, let layer {
+            for rect in rects { copy(rect, from: layer.buffer) }
+            from = layerCount
+        } else {
+            for rect in rects {
+                canvas.clip = rect
                 canvas.fillRect(rect, color: background)
             }
-            for command in commands[from...] where command.bounds.intersects(rect) {
-                draw(command, on: canvas)
+        }
+        if !rects.isEmpty {
+            for command in commands[from...] {
+                let b = command.bounds.intersection(canvas.bounds)
+                guard !b.isEmpty, touchesDamage(b, rects) else { continue }
+                if coveredByDamage(b, rects) {
+                    canvas.clip = nil
+                    draw(command, on: canvas)
+                } else {
+                    for rect in rects where b.intersects(rect) {
+                        canvas.clip = rect
+                        draw(command, on: canvas)
+                    }
+                }
             }
+        }
+        if tilesMarked {
+            dirtyTiles.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+            tilesMarked = false
         }
         canvas.clip = nil
         canvas.resetDamage()
@@ -133,6 +154,31 @@ public final class SceneRenderer {
         }
     }
 
+    /// Whether `b` (inside the canvas) meets a damaged pixel: by the tile grid when the damage
+    /// went through it, else by the few merged rectangles.
+    private func touchesDamage(_ b: PixelRect, _ rects: [PixelRect]) -> Bool {
+        guard tilesMarked else { return rects.contains { $0.intersects(b) } }
+        let t = SceneRenderer.tileSize, columns = (canvas.width + t - 1) / t
+        for ty in (b.y / t)...((b.maxY - 1) / t) {
+            for tx in (b.x / t)...((b.maxX - 1) / t) where dirtyTiles[ty * columns + tx] {
+                // A dirty tile's run may not reach all of the tile when the canvas ends in it,
+                // but then neither does `b`: the tile's pixels in the canvas are all damaged.
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether every pixel of `b` (inside the canvas) is damaged, so that it was restored.
+    private func coveredByDamage(_ b: PixelRect, _ rects: [PixelRect]) -> Bool {
+        guard tilesMarked else { return rects.contains { $0.intersection(b) == b } }
+        let t = SceneRenderer.tileSize, columns = (canvas.width + t - 1) / t
+        for ty in (b.y / t)...((b.maxY - 1) / t) {
+            for tx in (b.x / t)...((b.maxX - 1) / t) where !dirtyTiles[ty * columns + tx] { return false }
+        }
+        return true
+    }
+
     private func addDamage(_ r: PixelRect) {
         let c = r.grown(by: 1).intersection(canvas.bounds)
         if !c.isEmpty { damage.append(c) }
@@ -147,6 +193,7 @@ public final class SceneRenderer {
         let t = SceneRenderer.tileSize
         let columns = (canvas.width + t - 1) / t, rows = (canvas.height + t - 1) / t
         if dirtyTiles.count != columns * rows { dirtyTiles = [Bool](repeating: false, count: columns * rows) }
+        tilesMarked = true
         for r in damage {
             for ty in (r.y / t)...((r.maxY - 1) / t) {
                 for tx in (r.x / t)...((r.maxX - 1) / t) { dirtyTiles[ty * columns + tx] = true }
@@ -161,7 +208,7 @@ public final class SceneRenderer {
             while tx < columns {
                 guard dirtyTiles[ty * columns + tx] else { tx += 1; continue }
                 let start = tx
-                while tx < columns && dirtyTiles[ty * columns + tx] { dirtyTiles[ty * columns + tx] = false; tx += 1 }
+                while tx < columns && dirtyTiles[ty * columns + tx] { tx += 1 }
                 let key = start << 16 | tx
                 let y = ty * t, h = min(t, canvas.height - y)
                 if let i = open[key] {
@@ -179,7 +226,9 @@ public final class SceneRenderer {
     }
 
     static let tileSize = 32
+    /// Tiles repainted this frame (all false between frames), when the damage went by tiles.
     private var dirtyTiles: [Bool] = []
+    private var tilesMarked = false
 
     private func mergedOverlapping(_ input: [PixelRect]) -> [PixelRect] {
         var rects = input
