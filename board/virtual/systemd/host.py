@@ -219,6 +219,7 @@ def main():
     check(get("remove-procs") == "motionkiosk processes: 0", f"after dpkg -r: {get('remove-procs') or 'no result'}")
     check(get("remove-unit").startswith("LoadState=not-found") and get("remove-unit").endswith("0 left"),
           f"after dpkg -r: {get('remove-unit') or 'no result'}")
+    check(get("getty-removed").endswith(": active"), f"after dpkg -r the login prompt is back: {get('getty-removed') or 'no result'}")
     if score is not None:
         print(f'{{"board":"systemd","metric":"security_exposure","value":{score}}}')
     for key, metric in (("kill9", "restart_after_kill9_ms"), ("watchdog", "restart_after_sigstop_ms")):

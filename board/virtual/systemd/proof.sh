@@ -109,6 +109,7 @@ report remove "dpkg -r exit $? in $(( $(now_ms) - t0 )) ms"
 report remove-procs "motionkiosk processes: $(pgrep -x motionkiosk | wc -l)"
 report remove-unit "LoadState=$(prop LoadState) ActiveState=$(prop ActiveState); unit file $(ls /lib/systemd/system/motionkiosk.service /etc/systemd/system/multi-user.target.wants/motionkiosk.service 2>/dev/null | wc -l) left"
 sleep 1
+report getty-removed "getty@tty1: $(systemctl is-active getty@tty1.service)"
 shot removed
 journalctl -u motionkiosk.service -b --no-pager -o short-monotonic > /host/motionkiosk-journal.txt 2>&1
 finish
