@@ -4,8 +4,9 @@
 # disk; the Debian kernel boots it under QEMU (TCG) with systemd as PID 1. Inside, the guest
 # installs motionkiosk.deb with dpkg -i and checks (board/virtual/systemd/proof.sh) that the
 # Type=notify service reaches READY with its first frame on the virtio-gpu scanout, that
-# kill -9 and a SIGSTOP hang (the watchdog) get it restarted, the exposure score of
-# systemd-analyze security, and that dpkg -r leaves no process and no unit behind.
+# kill -9 and a SIGSTOP hang (the watchdog) get it restarted, that after a reboot it comes up
+# by itself, the exposure score of systemd-analyze security, and that dpkg -r leaves no
+# process and no unit behind (and the login prompt comes back).
 # Exits non-zero when any check fails. Work files: board/virtual/work/ (git-ignored); a
 # second run reuses the debootstrap tree there (MK_FRESH_ROOT=1 builds it again).
 set -euo pipefail

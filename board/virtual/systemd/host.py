@@ -72,7 +72,7 @@ def boot(args, out, share):
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", "2", "-m", "1024",
            "-kernel", args.kernel, "-initrd", args.initrd, "-append", append,
            "-drive", f"file={args.disk},format=raw,if=virtio",
-           "-display", "none", "-no-reboot", "-vga", "none",
+           "-display", "none", "-vga", "none",  # rebooted once by the proof
            "-device", f"virtio-gpu-pci,xres={w},yres={h}",
            "-serial", f"file:{out}/console.log",
            "-chardev", f"socket,id=ctl,path={out}/ctl.sock,server=on,wait=off", "-serial", "chardev:ctl",
@@ -193,6 +193,9 @@ def main():
                   f"{pw}x{ph} panel: {diff} of {w * h} pixels differ")
         _, _, again = read_ppm(f"{out}/screen-after-kill9.ppm")
         check(again != console, "after the kill -9 restart the kiosk is back on the scanout")
+        _, _, reboot = read_ppm(f"{out}/screen-reboot.ppm")
+        check(args.launcher_png and reboot == read_png(args.launcher_png)[2],
+              "after a reboot the scanout is the launcher again, pixel for pixel")
         _, _, removed = read_ppm(f"{out}/screen-removed.ppm")
         check(removed != launcher, "after dpkg -r the scanout no longer shows the launcher")
     except (OSError, ValueError, IndexError) as e:
@@ -212,6 +215,10 @@ def main():
     print(f"  info systemd: {get('startup-cost') or 'no start-up figure'}", flush=True)
     check("watchdog timeout" in get("watchdog-log").lower(), f"journal: {get('watchdog-log') or 'no watchdog line'}")
     check("is gone" in get("old-gone"), get("old-gone") or "stopped process: no result")
+    check(get("reboot-ready").startswith("active/running") and " NRestarts=0 " in get("reboot-ready"),
+          f"after a reboot the service came up by itself, first time: {get('reboot-ready') or 'no result'}")
+    check("first frame on screen" in get("reboot-frame") and get("reboot-getty").endswith("inactive"),
+          f"after a reboot: {get('reboot-frame') or 'no first frame'}; {get('reboot-getty')}")
     m = re.search(r"exposure level for \S+:\s*([\d.]+)", get("security"))
     score = float(m.group(1)) if m else None
     check(score is not None and score <= 2.0, f"systemd-analyze security in the guest: {get('security') or 'no result'}")

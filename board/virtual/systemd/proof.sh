@@ -1,7 +1,8 @@
 #!/bin/sh
 # The guest side of board/virtual/systemd-test.sh, run by mk-proof.service on a booted
 # Debian (systemd as PID 1). Installs motionkiosk.deb, then checks READY, restart after
-# kill -9, the watchdog after SIGSTOP, systemd-analyze security and dpkg -r. Every result
+# kill -9, the watchdog after SIGSTOP; reboots (a marker file says which boot this is) and
+# checks the service came up by itself; then systemd-analyze security and dpkg -r. Every result
 # goes to the host as a line "R <name> <text>" on the second serial port (/dev/ttyS1);
 # "SHOT <name>" asks the host for a screendump and waits for its "OK"; logs go to the 9p
 # share /host. The host decides pass or fail.
@@ -48,8 +49,38 @@ since() {
     echo "exec +$(( S_ExecMainStartTimestampMonotonic / 1000 - $1 )) ms, READY +$(( S_ActiveEnterTimestampMonotonic / 1000 - $1 )) ms"
 }
 
+remove_and_finish() {
+    # The exposure score systemd itself computes.
+    systemd-analyze security --no-pager motionkiosk.service > /host/security.txt 2>&1
+    report security "$(grep -i 'overall exposure' /host/security.txt)"
+
+    # Removal: prerm stops and disables the service, the files go.
+    t0=$(now_ms)
+    dpkg -r motionkiosk > /host/dpkg-remove.log 2>&1
+    report remove "dpkg -r exit $? in $(( $(now_ms) - t0 )) ms"
+    report remove-procs "motionkiosk processes: $(pgrep -x motionkiosk | wc -l)"
+    report remove-unit "LoadState=$(prop LoadState) ActiveState=$(prop ActiveState); unit file $(ls /lib/systemd/system/motionkiosk.service /etc/systemd/system/multi-user.target.wants/motionkiosk.service 2>/dev/null | wc -l) left"
+    sleep 1
+    report getty-removed "getty@tty1: $(systemctl is-active getty@tty1.service)"
+    shot removed
+    finish
+}
+
 modprobe 9pnet_virtio && modprobe 9p && mkdir -p /host && mount -t 9p -o trans=virtio,version=9p2000.L host /host \
     || { report share "no 9p share"; finish; }
+PHASE_FILE=/var/lib/mk-proof-phase
+if [ -f "$PHASE_FILE" ]; then
+    # Second boot, with the package installed and enabled: the kiosk must come up by itself.
+    set -- $(wait_running 0 60000)
+    snapshot
+    report reboot-ready "$S_ActiveState/$S_SubState MainPID=$S_MainPID NRestarts=$S_NRestarts READY at $(( S_ActiveEnterTimestampMonotonic / 1000 )) ms after boot; system $(systemctl is-system-running)"
+    report reboot-frame "$(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -m1 'first frame on screen')"
+    report reboot-getty "getty@tty1: $(systemctl is-active getty@tty1.service)"
+    journalctl -u motionkiosk.service -b --no-pager -o short-monotonic > /host/motionkiosk-journal-reboot.txt 2>&1
+    sleep 2
+    shot reboot
+    remove_and_finish
+fi
 report boot "$(systemctl is-system-running) after $(cut -d' ' -f1 /proc/uptime) s; $(systemd --version | head -n 1)"
 report getty-before "getty@tty1: $(systemctl is-active getty@tty1.service)"
 udevadm settle --timeout=30
@@ -98,18 +129,11 @@ t0=$(now_ms)
 /usr/bin/motionkiosk --version > /dev/null
 report startup-cost "motionkiosk --version took $(( $(now_ms) - t0 )) ms in the guest"
 
-# The exposure score systemd itself computes.
-systemd-analyze security --no-pager motionkiosk.service > /host/security.txt 2>&1
-report security "$(grep -i 'overall exposure' /host/security.txt)"
-
-# Removal: prerm stops and disables the service, the files go.
-t0=$(now_ms)
-dpkg -r motionkiosk > /host/dpkg-remove.log 2>&1
-report remove "dpkg -r exit $? in $(( $(now_ms) - t0 )) ms"
-report remove-procs "motionkiosk processes: $(pgrep -x motionkiosk | wc -l)"
-report remove-unit "LoadState=$(prop LoadState) ActiveState=$(prop ActiveState); unit file $(ls /lib/systemd/system/motionkiosk.service /etc/systemd/system/multi-user.target.wants/motionkiosk.service 2>/dev/null | wc -l) left"
-sleep 1
-report getty-removed "getty@tty1: $(systemctl is-active getty@tty1.service)"
-shot removed
 journalctl -u motionkiosk.service -b --no-pager -o short-monotonic > /host/motionkiosk-journal.txt 2>&1
-finish
+# Reboot with the service enabled (what a technician does); the proof goes on at the next boot.
+journalctl -b --no-pager -o short-monotonic > /host/journal-boot1.txt 2>&1
+echo 2 > "$PHASE_FILE"
+sync
+report rebooting "$(date +%s)"
+systemctl reboot
+exit 0
