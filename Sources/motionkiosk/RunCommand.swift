@@ -203,7 +203,11 @@ final class KioskSession {
         drm = display
         log.info("\(display.name), \(display.usesAtomic ? "atomic" : "legacy") modesetting")
         for note in display.notes { log.info(note) }
-        console = TextConsole(system: LinuxSystem.shared)
+        // Under systemd (TTYPath=/dev/tty1, StandardInput=tty-force) the VT is the controlling
+        // terminal, reachable as /dev/tty although the kiosk's user may not open /dev/tty0 or
+        // /dev/tty1 by name; elsewhere (a pty, no terminal) fall back to the foreground VT.
+        let ownTerminal = TextConsole(system: LinuxSystem.shared, path: "/dev/tty")
+        console = ownTerminal.isGraphics ? ownTerminal : TextConsole(system: LinuxSystem.shared)
         if let note = console?.note { log.info(note) }
         try loop.addReader(display.fd) { [unowned self] in self.flipEventsReady() }
         try start(display)

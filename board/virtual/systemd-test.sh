@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The kiosk as a real systemd service in the virtual board: a minimal Debian 12 root
+# (debootstrap minbase + systemd + udev + the package's dependencies) becomes an ext4 guest
+# disk; the Debian kernel boots it under QEMU (TCG) with systemd as PID 1. Inside, the guest
+# installs motionkiosk.deb with dpkg -i and checks (board/virtual/systemd/proof.sh) that the
+# Type=notify service reaches READY with its first frame on the virtio-gpu scanout, that
+# kill -9 and a SIGSTOP hang (the watchdog) get it restarted, that after a reboot it comes up
+# by itself, the exposure score of systemd-analyze security, and that dpkg -r leaves no
+# process and no unit behind (and the login prompt comes back).
+# Exits non-zero when any check fails. Work files: board/virtual/work/ (git-ignored); a
+# second run reuses the debootstrap tree there (MK_FRESH_ROOT=1 builds it again).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=$HERE/work
+mkdir -p "$WORK"
+export DEBIAN_FRONTEND=noninteractive
+T0=$(date +%s)
+say() { echo "systemd-board: $*"; }
+lap() { say "$1 ($(( $(date +%s) - T0 )) s so far)"; }
+
+# qemu-system-x86: the machine; debootstrap: the guest's Debian; e2fsprogs: mkfs.ext4 -d;
+# busybox-static, kmod, cpio: the small initramfs that mounts the disk.
+HOST_PACKAGES="qemu-system-x86 debootstrap e2fsprogs busybox-static kmod cpio python3"
+missing=()
+for p in $HOST_PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]}"
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- The package -----------------------------------------------------------------------
+DEB=$("$ROOT/board/debian/build-deb.sh" "$WORK/deb" | tail -n 1)
+lap "built $(basename "$DEB")"
+# The launcher as this binary draws it on a virtual panel of the guest's size: where no
+# display can be driven, `run` writes each screen's preview (the host has no /dev/dri).
+PREVIEW="$WORK/deb/preview"
+rm -rf "$PREVIEW"
+timeout 120 "$WORK/deb/root/usr/bin/motionkiosk" run --config "$ROOT/board/config/config.toml" --display auto \
+    --preview-dir "$PREVIEW" > "$WORK/deb/preview.log" 2>&1 || true
+LAUNCHER_ARGS=()
+[ -f "$PREVIEW/launcher.png" ] && LAUNCHER_ARGS=(--launcher-png "$PREVIEW/launcher.png")
+
+# --- Kernel (downloaded, never installed) ------------------------------------------------
+ABI=${MK_KERNEL_ABI:-$(apt-cache depends linux-image-amd64 | grep -o 'linux-image-[0-9][^ ]*-amd64' | head -n 1 | sed 's/^linux-image-//')}
+[ -n "$ABI" ] || { say "cannot tell the kernel ABI from apt-cache depends linux-image-amd64"; exit 1; }
+KDIR="$WORK/kernel-$ABI"
+if [ ! -f "$KDIR/boot/vmlinuz-$ABI" ]; then
+    say "downloading linux-image-$ABI"
+    mkdir -p "$WORK/debs" && rm -rf "$KDIR"
+    (cd "$WORK/debs" && apt-get download "linux-image-$ABI" >/dev/null)
+    dpkg-deb -x "$WORK"/debs/linux-image-"$ABI"_*.deb "$KDIR"
+    depmod -b "$KDIR" "$ABI"
+fi
+# Module files with their dependencies first, for the initramfs and the guest's /lib/modules.
+modules_in_order() {
+    for m in "$@"; do
+        modprobe -d "$KDIR" -S "$ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+    done | awk '!seen[$0]++'
+}
+
+# --- The Debian root (debootstrap; reused within the work folder) -----------------------
+# minbase + systemd as init + udev + what motionkiosk.deb depends on, + procps for pgrep.
+GUEST_PACKAGES="systemd,systemd-sysv,udev,kmod,procps,adduser,libdrm2,libinput10,libudev1,libfreetype6,libpng16-16,zlib1g,libstdc++6,fonts-dejavu-core"
+MIRROR=${MK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+RKEY=$(echo "bookworm $GUEST_PACKAGES $MIRROR" | sha256sum | cut -c1-12)
+ROOTFS="$WORK/rootfs-$RKEY"
+if [ "${MK_FRESH_ROOT:-0}" = 1 ] || [ ! -f "$ROOTFS.done" ]; then
+    say "debootstrap bookworm (minbase + systemd, udev and the package's dependencies)"
+    rm -rf "$ROOTFS" "$ROOTFS.done"
+    debootstrap --variant=minbase --include="$GUEST_PACKAGES" bookworm "$ROOTFS" "$MIRROR" > "$WORK/debootstrap.log" 2>&1 \
+        || { tail -n 20 "$WORK/debootstrap.log"; say "debootstrap failed"; exit 1; }
+    rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/*
+    touch "$ROOTFS.done"
+    lap "debootstrap done"
+fi
+
+# --- The guest disk: the root + kernel modules + the package + the proof ----------------
+GUEST_MODULES="virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4"
+DISKROOT="$WORK/diskroot"
+rm -rf "$DISKROOT"
+cp -a "$ROOTFS" "$DISKROOT"
+modules_in_order $GUEST_MODULES | while read -r ko; do
+    rel=${ko#"$KDIR"}; rel=${rel#/.}
+    mkdir -p "$DISKROOT$(dirname "$rel")" && cp "$ko" "$DISKROOT$rel"
+done
+cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$DISKROOT/lib/modules/$ABI/"
+depmod -b "$DISKROOT" "$ABI"
+cp "$DEB" "$DISKROOT/root/motionkiosk.deb"
+install -m 755 "$HERE/systemd/proof.sh" "$DISKROOT/usr/local/sbin/mk-proof"
+install -m 644 "$HERE/systemd/mk-proof.service" "$DISKROOT/etc/systemd/system/mk-proof.service"
+ln -sf /etc/systemd/system/mk-proof.service "$DISKROOT/etc/systemd/system/multi-user.target.wants/mk-proof.service"
+echo kiosk > "$DISKROOT/etc/hostname"
+# A set machine id: no first-boot prompts.
+echo 4d4b2d70726f6f662d76697274756c31 > "$DISKROOT/etc/machine-id"
+echo "/dev/vda / ext4 rw 0 1" > "$DISKROOT/etc/fstab"
+DISK="$WORK/disk.ext4"
+rm -f "$DISK"
+mkfs.ext4 -q -F -L kiosk-root -E root_owner=0:0 -d "$DISKROOT" "$DISK" 1536M
+rm -rf "$DISKROOT"
+lap "guest disk ready ($(du -m --apparent-size "$DISK" | cut -f1) MB image, $(du -m "$DISK" | cut -f1) MB used)"
+
+# --- The initramfs: busybox and the modules that reach /dev/vda --------------------------
+STAGE="$WORK/stage-sysd-initrd"
+rm -rf "$STAGE" && mkdir -p "$STAGE"/{bin,proc,sys,dev,newroot}
+cp /bin/busybox "$STAGE/bin/busybox"
+install -m 755 "$HERE/systemd/initramfs-init.sh" "$STAGE/init"
+modules_in_order virtio_pci virtio_blk ext4 | while read -r ko; do
+    cp "$ko" "$STAGE/$(basename "$ko")" && basename "$ko" >> "$STAGE/modules.order"
+done
+sed -i 's|^|/|' "$STAGE/modules.order"
+INITRD="$WORK/sysd-initrd.img"
+(cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet) > "$INITRD"
+rm -rf "$STAGE"
+
+# --- Boot it and check -------------------------------------------------------------------
+status=0
+python3 "$HERE/systemd/host.py" --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --disk "$DISK" \
+    --panel 480x800 --out "$WORK/run-systemd" "${LAUNCHER_ARGS[@]}" || status=1
+say "$(( $(date +%s) - T0 )) s in all; $([ $status = 0 ] && echo "every check passed" || echo "SOME CHECKS FAILED")"
+exit $status
