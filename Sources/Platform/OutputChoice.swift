@@ -70,6 +70,9 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
     case formatUnsupported(connector: String, format: PixelFormat)
     case notMaster(card: String)
     case permissionDenied(path: String, group: String)
+    /// Denied although the process is in the group: a device policy (a systemd unit's
+    /// DeviceAllow=, a container) or a driver not ready yet.
+    case deniedByPolicy(path: String, group: String)
     case failed(SystemError)
 
     public var description: String {
@@ -92,14 +95,19 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
             return "\(card): another program — a desktop? — owns the display (not DRM master). Stop it (systemctl stop display-manager) or switch it off, then start motionkiosk again."
         case .permissionDenied(let path, let group):
             return "\(path): permission denied. The user needs to be in the '\(group)' group (sudo usermod -aG \(group) $USER, then log in again), or run as root."
+        case .deniedByPolicy(let path, let group):
+            return "\(path): permission denied although this process is in the '\(group)' group: a device policy blocks it (a systemd unit's DeviceAllow=, a container), or the driver was not ready when the service started."
         case .failed(let e):
             return e.description
         }
     }
 
-    /// A failed open of a device node: EACCES/EPERM mean a missing group.
-    public static func opening(_ error: SystemError, path: String, group: String = "video") -> DisplaySetupError {
-        error.errno == 13 || error.errno == 1 ? .permissionDenied(path: path, group: group) : .failed(error)
+    /// A failed open of a device node: EACCES/EPERM mean a missing group, unless the process
+    /// has the group (then something else denies).
+    public static func opening(_ error: SystemError, path: String, group: String = "video",
+                               inGroup: (String) -> Bool? = processIsInGroup) -> DisplaySetupError {
+        guard error.errno == 13 || error.errno == 1 else { return .failed(error) }
+        return inGroup(group) == true ? .deniedByPolicy(path: path, group: group) : .permissionDenied(path: path, group: group)
     }
     /// A failed modeset or flip: the kernel answers EACCES/EPERM to clients that are not master.
     public static func modesetting(_ error: SystemError, card: String) -> DisplaySetupError {

@@ -128,3 +128,16 @@ public func monotonicMicroseconds() -> Int64 {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
 }
+
+/// Whether this process has group `name` among its groups; nil when no such group exists.
+/// Tells "add the user to the group" apart from "something else (a device policy) denies".
+public func processIsInGroup(_ name: String) -> Bool? {
+    guard let entry = getgrnam(name) else { return nil }
+    let gid = entry.pointee.gr_gid
+    if getegid() == gid { return true }
+    let count = getgroups(0, nil)
+    guard count > 0 else { return false }
+    var groups = [gid_t](repeating: 0, count: Int(count))
+    let n = getgroups(count, &groups)
+    return n > 0 && groups.prefix(Int(n)).contains(gid)
+}

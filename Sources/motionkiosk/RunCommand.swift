@@ -64,7 +64,15 @@ struct RunCommand: ParsableCommand {
         let options = effectiveDisplayOptions(configuration)
 
         let udev = try? LibUdev()
-        let choice = try chooseDisplay(options, udev: udev, clock: clock)
+        var choice = try chooseDisplay(options, udev: udev, clock: clock)
+        if case .virtual(let reason) = choice, options.display == .auto, SystemdNotifier().isActive {
+            // On a stand (a systemd service) previews help nobody: wait for a display, or
+            // fail in plain words so that systemd restarts the kiosk.
+            log.warning("no display can be driven yet (\(reason)); as a service the kiosk waits for one")
+            var drmOnly = options
+            drmOnly.display = .drm
+            choice = try chooseDisplay(drmOnly, udev: udev, clock: clock)
+        }
         if case .virtual(let reason) = choice, options.display != .virtual {
             settings.width = configuration.display.virtualSize.width
             settings.height = configuration.display.virtualSize.height

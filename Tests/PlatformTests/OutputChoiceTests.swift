@@ -87,7 +87,7 @@ import Syscalls
 
 @Suite struct DisplaySetupMessageTests {
     @Test func permissionDeniedNamesTheGroup() {
-        let e = DisplaySetupError.opening(SystemError(errno: 13, attempt: "open /dev/dri/card0"), path: "/dev/dri/card0")
+        let e = DisplaySetupError.opening(SystemError(errno: 13, attempt: "open /dev/dri/card0"), path: "/dev/dri/card0", inGroup: { _ in false })
         #expect(e == .permissionDenied(path: "/dev/dri/card0", group: "video"))
         #expect(e.description.contains("'video' group"))
         #expect(DisplaySetupError.opening(SystemError(errno: 2, attempt: "open x"), path: "x") == .failed(SystemError(errno: 2, attempt: "open x")))
@@ -142,5 +142,18 @@ import Syscalls
         system.directories["/dev/dri"] = ["card0"]
         #expect(drmCardPaths(udev: FakeUdev(), system: system) == ["/dev/dri/card1"])
         #expect(drmCardPaths(udev: nil, system: system) == ["/dev/dri/card0"])
+    }
+}
+
+@Suite struct PermissionMessageTests {
+    @Test func missingGroupVersusDevicePolicy() {
+        let denied = SystemError(errno: 13, attempt: "open /dev/dri/card0")
+        let missing = DisplaySetupError.opening(denied, path: "/dev/dri/card0", inGroup: { _ in false })
+        #expect(missing == .permissionDenied(path: "/dev/dri/card0", group: "video"))
+        #expect(missing.description.contains("usermod -aG video"))
+        let policy = DisplaySetupError.opening(denied, path: "/dev/dri/card0", inGroup: { _ in true })
+        #expect(policy == .deniedByPolicy(path: "/dev/dri/card0", group: "video"))
+        #expect(policy.description.contains("DeviceAllow"))
+        #expect(!policy.description.contains("usermod"))
     }
 }
