@@ -77,7 +77,7 @@ public final class GravityBehavior: ItemsBehavior {
     }
     /// Radians, clockwise from +x on screen.
     public var angle: Double {
-        get { atan2d(gravityDirection.y, gravityDirection.x) }
+        get { gravityDirection.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
     public var magnitude: Double {
@@ -85,7 +85,7 @@ public final class GravityBehavior: ItemsBehavior {
         set { setAngle(angle, magnitude: newValue) }
     }
     public func setAngle(_ angle: Double, magnitude: Double) {
-        gravityDirection = Vec2(_cos(angle) * magnitude, _sin(angle) * magnitude)
+        gravityDirection = Vec2(angle: angle, length: magnitude)
     }
     /// 1.0 of UIKit gravity in px/s².
     public static let unitAcceleration = 1000.0

@@ -15,7 +15,7 @@ public final class PushBehavior: ItemsBehavior {
         }
     }
     public var angle: Double {
-        get { atan2d(pushDirection.y, pushDirection.x) }
+        get { pushDirection.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
     public var magnitude: Double {
@@ -23,7 +23,7 @@ public final class PushBehavior: ItemsBehavior {
         set { setAngle(angle, magnitude: newValue) }
     }
     public func setAngle(_ angle: Double, magnitude: Double) {
-        pushDirection = Vec2(_cos(angle) * magnitude, _sin(angle) * magnitude)
+        pushDirection = Vec2(angle: angle, length: magnitude)
     }
     /// Continuous pushes act while active; an instantaneous push fires once on the next step
     /// after becoming active, then turns itself off.

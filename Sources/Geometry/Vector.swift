@@ -35,6 +35,10 @@ public struct Vec2: Hashable, Sendable, CustomStringConvertible {
         return Vec2(c * x - s * y, s * x + c * y)
     }
     @inlinable public func distance(to b: Vec2) -> Double { (self - b).length }
+    /// A vector `length` long pointing `angle` radians clockwise from +x on screen.
+    @inlinable public init(angle: Double, length: Double) { self.init(_cos(angle) * length, _sin(angle) * length) }
+    /// Radians clockwise from +x on screen (y down).
+    @inlinable public var angle: Double { atan2d(y, x) }
     @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
 
     public var description: String { "(\(x), \(y))" }

@@ -23,30 +23,6 @@ struct CubeItem {
 }
 
 extension TraceBuilder {
-    /// Two fingers whose midpoint goes from `a` to `b` while their spread goes from `s0` to
-    /// `s1` and they turn by `angle` (clockwise positive), then lift together after `hold` ms.
-    mutating func twoFingers(from a: Vec2, to b: Vec2, spread s0: Double, to s1: Double, angle: Double,
-                             at t: Double, duration: Double, hold: Double = 100) {
-        let steps = max(1, Int((duration / 1000 * rate).rounded()))
-        func points(_ f: Double) -> (Vec2, Vec2) {
-            let c = a + (b - a) * f
-            let d = Vec2((s0 + (s1 - s0) * f) / 2, 0).rotated(by: angle * f)
-            return (c - d, c + d)
-        }
-        let (p0, q0) = points(0)
-        touch("down", id: 0, p0, t: t)
-        touch("down", id: 1, q0, t: t)
-        for k in 1...steps {
-            let f = Double(k) / Double(steps)
-            let (p, q) = points(f)
-            touch("move", id: 0, p, t: t + duration * f)
-            touch("move", id: 1, q, t: t + duration * f)
-        }
-        let (p1, q1) = points(1)
-        touch("up", id: 0, p1, t: t + duration + hold)
-        touch("up", id: 1, q1, t: t + duration + hold)
-    }
-
     /// The stand lying flat: no gravity in the screen plane.
     mutating func flat(from t0: Double, to t1: Double) { hold(accel: Vec3(0, 0, 9.81), from: t0, to: t1) }
 }

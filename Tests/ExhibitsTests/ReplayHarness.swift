@@ -42,26 +42,33 @@ struct TraceBuilder {
     mutating func swipe(from a: Vec2, direction: Vec2, distance: Double = 150, at t: Double) {
         drag(from: a, to: a + direction.normalized * distance, at: t, duration: 100)
     }
-    /// Two fingers about `center`, from `startSpread` to `endSpread` apart, turning by `angle`.
-    mutating func pinch(center: Vec2, startSpread: Double, endSpread: Double, angle: Double = 0, at t: Double, duration: Double) {
+    /// Two fingers whose midpoint goes from `a` to `b` while their spread goes from `s0` to
+    /// `s1` and they turn by `angle` (clockwise positive), then lift together after `hold` ms.
+    mutating func twoFingers(from a: Vec2, to b: Vec2, spread s0: Double, to s1: Double, angle: Double,
+                             at t: Double, duration: Double, hold: Double = 100) {
         let steps = max(1, Int((duration / 1000 * rate).rounded()))
         func points(_ f: Double) -> (Vec2, Vec2) {
-            let s = startSpread + (endSpread - startSpread) * f
-            let d = Vec2(s / 2, 0).rotated(by: angle * f)
-            return (center - d, center + d)
+            let c = a + (b - a) * f
+            let d = Vec2((s0 + (s1 - s0) * f) / 2, 0).rotated(by: angle * f)
+            return (c - d, c + d)
         }
-        let (a0, b0) = points(0)
-        touch("down", id: 0, a0, t: t)
-        touch("down", id: 1, b0, t: t)
+        let (p0, q0) = points(0)
+        touch("down", id: 0, p0, t: t)
+        touch("down", id: 1, q0, t: t)
         for k in 1...steps {
             let f = Double(k) / Double(steps)
-            let (a, b) = points(f)
-            touch("move", id: 0, a, t: t + duration * f)
-            touch("move", id: 1, b, t: t + duration * f)
+            let (p, q) = points(f)
+            touch("move", id: 0, p, t: t + duration * f)
+            touch("move", id: 1, q, t: t + duration * f)
         }
-        let (a1, b1) = points(1)
-        touch("up", id: 0, a1, t: t + duration + 20)
-        touch("up", id: 1, b1, t: t + duration + 20)
+        let (p1, q1) = points(1)
+        touch("up", id: 0, p1, t: t + duration + hold)
+        touch("up", id: 1, q1, t: t + duration + hold)
+    }
+
+    /// Two fingers about a still `center`, from `startSpread` to `endSpread` apart, turning by `angle`.
+    mutating func pinch(center: Vec2, startSpread: Double, endSpread: Double, angle: Double = 0, at t: Double, duration: Double) {
+        twoFingers(from: center, to: center, spread: startSpread, to: endSpread, angle: angle, at: t, duration: duration, hold: 20)
     }
     mutating func accel(_ x: Double, _ y: Double, _ z: Double, at t: Double) {
         lines.append(#"{"t":\#(Self.n(t)),"type":"accel","x":\#(x),"y":\#(y),"z":\#(z)}"#)

@@ -90,3 +90,12 @@ import Testing
         #expect(t.panelRect(fromPortrait: PixelRect(x: 0, y: 0, width: 480, height: 10)) == PixelRect(x: 790, y: 0, width: 10, height: 480))
     }
 }
+
+@Suite struct PolarTests {
+    @Test func angleAndLengthRoundTrip() {
+        let v = Vec2(angle: .pi / 2, length: 3)   // clockwise quarter turn from +x: down
+        #expect(abs(v.x) < 1e-12 && abs(v.y - 3) < 1e-12)
+        #expect(abs(Vec2(-1, 0).angle - .pi) < 1e-12)
+        #expect(abs(Vec2(angle: -0.7, length: 2).angle + 0.7) < 1e-12)
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Geometry
+import Syscalls
 @testable import Sensors
 
 /// A polled source whose reads are counted; goes away after `lifetime` reads.
@@ -20,12 +21,6 @@ final class CountingSource: AccelerationSource, @unchecked Sendable {
     }
     func close() { lock.lock(); closed = true; lock.unlock() }
     var readCount: Int { lock.lock(); defer { lock.unlock() }; return reads }
-}
-
-@Sendable func monotonicMicroseconds() -> Microseconds {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Microseconds(ts.tv_sec) * 1_000_000 + Microseconds(ts.tv_nsec) / 1000
 }
 
 @Suite struct BackgroundPollingTests {
