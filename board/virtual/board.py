@@ -443,54 +443,61 @@ def check_sensors(c, text):
             + "; ".join(l.strip() for l in devices.splitlines() if "accelerometer" in l) + ")")
 
 
-def run_guest(args, out, share):
-    for name in ("ctl.sock", "mon.sock"):
-        if os.path.exists(os.path.join(out, name)):
-            os.unlink(os.path.join(out, name))
-    w, h = args.panel
-    append = (f"console=ttyS0 quiet panic=-1 mk.measure={1 if args.measure else 0} mk.legacy={1 if args.legacy else 0}"
-              f" mk.kiosk={1 if args.kiosk else 0} mk.sensors={1 if args.sensors else 0}")
-    cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", "2", "-m", "1024",
-           "-kernel", args.kernel, "-initrd", args.initrd, "-append", append,
-           "-display", "none", "-no-reboot", "-vga", "none",
-           "-device", f"virtio-gpu-pci,xres={w},yres={h}",
-           "-serial", f"file:{out}/console.log",
-           "-chardev", f"socket,id=ctl,path={out}/ctl.sock,server=on,wait=off", "-serial", "chardev:ctl",
-           "-monitor", f"unix:{out}/mon.sock,server=on,wait=off",
-           "-virtfs", f"local,path={share},mount_tag=host,security_model=none,id=host"]
-    qemu = subprocess.Popen(cmd, stdout=open(f"{out}/qemu.log", "w"), stderr=subprocess.STDOUT)
-    deadline = time.time() + args.timeout
+class Guest:
+    """A QEMU (TCG) guest with virtio-gpu at `panel`, its console in console.log, a control
+    channel on the second serial port (ctl.sock) and the monitor (mon.sock), all in `out`."""
 
-    def connect(name):
-        while time.time() < deadline:
+    def __init__(self, out, share, kernel, initrd, append, panel, timeout, extra=()):
+        for name in ("ctl.sock", "mon.sock"):
+            if os.path.exists(os.path.join(out, name)):
+                os.unlink(os.path.join(out, name))
+        w, h = panel
+        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", "2", "-m", "1024",
+               "-kernel", kernel, "-initrd", initrd, "-append", append, *extra,
+               "-display", "none", "-vga", "none",
+               "-device", f"virtio-gpu-pci,xres={w},yres={h}",
+               "-serial", f"file:{out}/console.log",
+               "-chardev", f"socket,id=ctl,path={out}/ctl.sock,server=on,wait=off", "-serial", "chardev:ctl",
+               "-monitor", f"unix:{out}/mon.sock,server=on,wait=off",
+               "-virtfs", f"local,path={share},mount_tag=host,security_model=none,id=host"]
+        self.out = out
+        self.qemu = subprocess.Popen(cmd, stdout=open(f"{out}/qemu.log", "w"), stderr=subprocess.STDOUT)
+        self.deadline = time.time() + timeout
+        self.ctl, self.mon = self._connect("ctl.sock"), self._connect("mon.sock")
+        self.mon_buf = b""
+        # The banner and first prompt.
+        self.mon.settimeout(30)
+        while b"(qemu) " not in self.mon_buf:
+            self.mon_buf += self.mon.recv(4096)
+
+    def _connect(self, name):
+        while time.time() < self.deadline:
             try:
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.connect(f"{out}/{name}")
+                s.connect(f"{self.out}/{name}")
                 return s
             except OSError:
-                if qemu.poll() is not None:
-                    raise RuntimeError(f"qemu exited: see {out}/qemu.log")
+                if self.qemu.poll() is not None:
+                    raise RuntimeError(f"qemu exited: see {self.out}/qemu.log")
                 time.sleep(0.1)
         raise RuntimeError(f"no {name}")
 
-    ctl, mon = connect("ctl.sock"), connect("mon.sock")
-    mon_buf = b""
-
-    def monitor(command):
-        nonlocal mon_buf
-        mon.sendall(command.encode() + b"\n")
-        mon.settimeout(30)
-        # The reply ends with the next prompt.
+    def monitor(self, command):
+        """Runs a monitor command and waits for its reply (it ends with the next prompt)."""
+        self.mon.sendall(command.encode() + b"\n")
+        self.mon.settimeout(30)
         while True:
-            mon_buf += mon.recv(4096)
-            if mon_buf.count(b"(qemu) ") >= 2:
-                mon_buf = mon_buf[mon_buf.rindex(b"(qemu) ") :]
+            self.mon_buf += self.mon.recv(4096)
+            if self.mon_buf.count(b"(qemu) ") >= 2:
+                self.mon_buf = self.mon_buf[self.mon_buf.rindex(b"(qemu) "):]
                 return
 
-    # The banner and first prompt.
-    mon.settimeout(30)
-    while b"(qemu) " not in mon_buf:
-        mon_buf += mon.recv(4096)
+
+def run_guest(args, out, share):
+    append = (f"console=ttyS0 quiet panic=-1 mk.measure={1 if args.measure else 0} mk.legacy={1 if args.legacy else 0}"
+              f" mk.kiosk={1 if args.kiosk else 0} mk.sensors={1 if args.sensors else 0}")
+    guest = Guest(out, share, args.kernel, args.initrd, append, args.panel, args.timeout, extra=["-no-reboot"])
+    qemu, ctl, deadline, monitor = guest.qemu, guest.ctl, guest.deadline, guest.monitor
     shots, buf, done = [], b"", False
     ctl.settimeout(1)
     while time.time() < deadline and not done:

@@ -14,6 +14,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$HERE/work
 mkdir -p "$WORK"
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
 export DEBIAN_FRONTEND=noninteractive
 T0=$(date +%s)
 say() { echo "systemd-board: $*"; }
@@ -22,15 +24,7 @@ lap() { say "$1 ($(( $(date +%s) - T0 )) s so far)"; }
 # qemu-system-x86: the machine; debootstrap: the guest's Debian; e2fsprogs: mkfs.ext4 -d;
 # busybox-static, kmod, cpio: the small initramfs that mounts the disk.
 HOST_PACKAGES="qemu-system-x86 debootstrap e2fsprogs busybox-static kmod cpio python3"
-missing=()
-for p in $HOST_PACKAGES; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    say "installing ${missing[*]}"
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+install_host_packages $HOST_PACKAGES
 
 # --- The package -----------------------------------------------------------------------
 DEB=$("$ROOT/board/debian/build-deb.sh" "$WORK/deb" | tail -n 1)
@@ -45,16 +39,7 @@ LAUNCHER_ARGS=()
 [ -f "$PREVIEW/launcher.png" ] && LAUNCHER_ARGS=(--launcher-png "$PREVIEW/launcher.png")
 
 # --- Kernel (downloaded, never installed) ------------------------------------------------
-ABI=${MK_KERNEL_ABI:-$(apt-cache depends linux-image-amd64 | grep -o 'linux-image-[0-9][^ ]*-amd64' | head -n 1 | sed 's/^linux-image-//')}
-[ -n "$ABI" ] || { say "cannot tell the kernel ABI from apt-cache depends linux-image-amd64"; exit 1; }
-KDIR="$WORK/kernel-$ABI"
-if [ ! -f "$KDIR/boot/vmlinuz-$ABI" ]; then
-    say "downloading linux-image-$ABI"
-    mkdir -p "$WORK/debs" && rm -rf "$KDIR"
-    (cd "$WORK/debs" && apt-get download "linux-image-$ABI" >/dev/null)
-    dpkg-deb -x "$WORK"/debs/linux-image-"$ABI"_*.deb "$KDIR"
-    depmod -b "$KDIR" "$ABI"
-fi
+fetch_kernel
 # Module files with their dependencies first, for the initramfs and the guest's /lib/modules.
 modules_in_order() {
     for m in "$@"; do

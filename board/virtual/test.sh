@@ -15,6 +15,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$HERE/work
 mkdir -p "$WORK"
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
 export DEBIAN_FRONTEND=noninteractive
 T0=$(date +%s)
 say() { echo "virtual-board: $*"; }
@@ -24,15 +26,7 @@ say() { echo "virtual-board: $*"; }
 # (copied from the host installation); cpio, zstd: the initramfs; gcc: guest-touch;
 # fonts-dejavu-core: the kiosk's fonts.
 HOST_PACKAGES="qemu-system-x86 busybox-static udev kmod i2c-tools cpio zstd gcc libc6-dev python3 fonts-dejavu-core"
-missing=()
-for p in $HOST_PACKAGES; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    say "installing ${missing[*]}"
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+install_host_packages $HOST_PACKAGES
 
 # --- The app and the guest helper ------------------------------------------------------
 say "building motionkiosk (release)"
@@ -41,16 +35,7 @@ APP="$ROOT/.build/release/motionkiosk"
 gcc -O2 -Wall -o "$WORK/guest-touch" "$HERE/guest-touch.c"
 
 # --- Kernel (downloaded, never installed) --------------------------------------------
-ABI=${MK_KERNEL_ABI:-$(apt-cache depends linux-image-amd64 | grep -o 'linux-image-[0-9][^ ]*-amd64' | head -n 1 | sed 's/^linux-image-//')}
-[ -n "$ABI" ] || { say "cannot tell the kernel ABI from apt-cache depends linux-image-amd64"; exit 1; }
-KDIR="$WORK/kernel-$ABI"
-if [ ! -f "$KDIR/boot/vmlinuz-$ABI" ]; then
-    say "downloading linux-image-$ABI"
-    mkdir -p "$WORK/debs" && rm -rf "$KDIR"
-    (cd "$WORK/debs" && apt-get download "linux-image-$ABI" >/dev/null)
-    dpkg-deb -x "$WORK"/debs/linux-image-"$ABI"_*.deb "$KDIR"
-    depmod -b "$KDIR" "$ABI"
-fi
+fetch_kernel
 
 # --- Base initramfs (cached) ---------------------------------------------------------
 # Copies a file and every library ldd names, at the same paths (lib and lib64 are

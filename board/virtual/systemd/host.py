@@ -13,7 +13,7 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from board import read_ppm  # noqa: E402  (the virtual board's PPM reader, used as is)
+from board import Guest, read_ppm  # noqa: E402  (the virtual board's QEMU guest and PPM reader)
 
 
 def read_png(path):
@@ -64,51 +64,9 @@ def read_png(path):
 
 
 def boot(args, out, share):
-    for name in ("ctl.sock", "mon.sock"):
-        if os.path.exists(os.path.join(out, name)):
-            os.unlink(os.path.join(out, name))
-    w, h = args.panel
     append = "console=ttyS0 root=/dev/vda rw quiet panic=-1 systemd.firstboot=off systemd.show_status=false"
-    cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", "2", "-m", "1024",
-           "-kernel", args.kernel, "-initrd", args.initrd, "-append", append,
-           "-drive", f"file={args.disk},format=raw,if=virtio",
-           "-display", "none", "-vga", "none",  # rebooted once by the proof
-           "-device", f"virtio-gpu-pci,xres={w},yres={h}",
-           "-serial", f"file:{out}/console.log",
-           "-chardev", f"socket,id=ctl,path={out}/ctl.sock,server=on,wait=off", "-serial", "chardev:ctl",
-           "-monitor", f"unix:{out}/mon.sock,server=on,wait=off",
-           "-virtfs", f"local,path={share},mount_tag=host,security_model=none,id=host"]
-    qemu = subprocess.Popen(cmd, stdout=open(f"{out}/qemu.log", "w"), stderr=subprocess.STDOUT)
-    deadline = time.time() + args.timeout
-
-    def connect(name):
-        while time.time() < deadline:
-            try:
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.connect(f"{out}/{name}")
-                return s
-            except OSError:
-                if qemu.poll() is not None:
-                    raise RuntimeError(f"qemu exited: see {out}/qemu.log")
-                time.sleep(0.1)
-        raise RuntimeError(f"no {name}")
-
-    ctl, mon = connect("ctl.sock"), connect("mon.sock")
-    mon_buf = b""
-
-    def monitor(command):
-        nonlocal mon_buf
-        mon.sendall(command.encode() + b"\n")
-        mon.settimeout(30)
-        while True:  # the reply ends with the next prompt
-            mon_buf += mon.recv(4096)
-            if mon_buf.count(b"(qemu) ") >= 2:
-                mon_buf = mon_buf[mon_buf.rindex(b"(qemu) "):]
-                return
-
-    mon.settimeout(30)
-    while b"(qemu) " not in mon_buf:
-        mon_buf += mon.recv(4096)
+    guest = Guest(out, share, args.kernel, args.initrd, append, args.panel, args.timeout, extra=["-drive", f"file={args.disk},format=raw,if=virtio"])
+    qemu, ctl, deadline, monitor = guest.qemu, guest.ctl, guest.deadline, guest.monitor
     results, buf, done = {}, b"", False
     ctl.settimeout(1)
     while time.time() < deadline and not done:
