@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import Geometry
 import Platform
@@ -106,4 +109,37 @@ func chooseDisplay(_ options: DisplayOptions, udev: (any UdevCalls)?, clock: any
         }
         return .virtual(reason: error.description)
     }
+}
+
+/// Ends `loop` on SIGTERM or SIGINT (saying which) and, when `seconds` is given, after that
+/// long. Returns the timer, which must stay alive as long as the loop runs.
+func leaveOnSignals(_ loop: EventLoop, orAfter seconds: Double?, say: @escaping (String) -> Void) throws -> LoopTimer? {
+    try loop.onSignals([SIGTERM, SIGINT]) { signal in
+        say("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): leaving")
+        loop.stop()
+    }
+    guard let seconds else { return nil }
+    let timer = try loop.addTimer { loop.stop() }
+    try timer.arm(after: .fromSeconds(seconds))
+    return timer
+}
+
+/// Nothing connected yet: waits for udev to announce a display, opens it and hands it to
+/// `start`. The returned wait must stay alive as long as the loop runs.
+func waitForDisplay(_ why: DisplaySetupError, options: DisplayOptions, udev: (any UdevCalls)?, loop: EventLoop,
+                    clock: any Clock, say: @escaping (String) -> Void,
+                    start: @escaping (DumbBufferDisplay) throws -> Void) throws -> DRMHotplugWait {
+    guard let udev else { throw DisplayFailure("\(why); udev is not available to wait for a display") }
+    say("\(why); waiting for a display to be connected")
+    let config = options.drmConfiguration
+    return try DRMHotplugWait(
+        udev: udev, loop: loop,
+        open: { () throws(DisplaySetupError) -> DumbBufferDisplay in
+            try openDRMDisplay(config: config, system: LinuxSystem.shared, drm: LibDRM(), udev: udev, clock: clock)
+        },
+        ready: { display in
+            say("a display was connected")
+            do { try start(display) } catch { say("\(error)"); loop.stop() }
+        },
+        failed: { error in say("\(error)"); loop.stop() })
 }

@@ -38,13 +38,7 @@ struct Pattern: ParsableCommand {
                                      seat: displayOptions.seat, input: !noInput)
         // However the run ends (signal, Escape, an error), the console comes back.
         defer { session.finish(wakeups: loop.wakeups) }
-        try loop.onSignals([SIGTERM, SIGINT]) { signal in
-            log("pattern: \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), leaving")
-            loop.stop()
-        }
-        if let seconds {
-            let timer = try loop.addTimer { loop.stop() }
-            try timer.arm(after: .fromSeconds(seconds))
+        if let timer = try leaveOnSignals(loop, orAfter: seconds, say: { log("pattern: \($0)") }) {
             session.keepAlive.append(timer)
         }
 
@@ -53,19 +47,8 @@ struct Pattern: ParsableCommand {
         case .drm(let display):
             try session.start(drm: display)
         case .waitForHotplug(let why):
-            guard let udev else { throw DisplayFailure("\(why); udev is not available to wait for a display") }
-            log("pattern: \(why); waiting for a display to be connected")
-            let config = displayOptions.drmConfiguration
-            hotplug = try DRMHotplugWait(
-                udev: udev, loop: loop,
-                open: { () throws(DisplaySetupError) -> DumbBufferDisplay in
-                    try openDRMDisplay(config: config, system: LinuxSystem.shared, drm: LibDRM(), udev: udev, clock: clock)
-                },
-                ready: { display in
-                    log("pattern: a display was connected")
-                    do { try session.start(drm: display) } catch { log("pattern: \(error)"); loop.stop() }
-                },
-                failed: { error in log("pattern: \(error)"); loop.stop() })
+            hotplug = try waitForDisplay(why, options: displayOptions, udev: udev, loop: loop, clock: clock,
+                                         say: { log("pattern: \($0)") }, start: session.start(drm:))
         case .virtual(let reason):
             let panel = displayOptions.virtualPanel()
             log("pattern: showing the pattern on the virtual panel (\(panel.name)): \(reason)")

@@ -87,13 +87,7 @@ struct RunCommand: ParsableCommand {
                                    configuration: configuration, seat: options.seat)
         session.frameFile = frameFile
         defer { session.finish(wakeups: loop.wakeups) }
-        try loop.onSignals([SIGTERM, SIGINT]) { signal in
-            log.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): leaving")
-            loop.stop()
-        }
-        if let seconds {
-            let timer = try loop.addTimer { loop.stop() }
-            try timer.arm(after: .fromSeconds(seconds))
+        if let timer = try leaveOnSignals(loop, orAfter: seconds, say: { log.info($0) }) {
             session.keepAlive.append(timer)
         }
         if let record {
@@ -107,19 +101,8 @@ struct RunCommand: ParsableCommand {
         case .drm(let display):
             try session.start(drm: display)
         case .waitForHotplug(let why):
-            guard let udev else { throw DisplayFailure("\(why); udev is not available to wait for a display") }
-            log.warning("\(why); waiting for a display to be connected")
-            let config = options.drmConfiguration
-            hotplug = try DRMHotplugWait(
-                udev: udev, loop: loop,
-                open: { () throws(DisplaySetupError) -> DumbBufferDisplay in
-                    try openDRMDisplay(config: config, system: LinuxSystem.shared, drm: LibDRM(), udev: udev, clock: clock)
-                },
-                ready: { display in
-                    log.info("a display was connected")
-                    do { try session.start(drm: display) } catch { log.error("\(error)"); loop.stop() }
-                },
-                failed: { error in log.error("\(error)"); loop.stop() })
+            hotplug = try waitForDisplay(why, options: options, udev: udev, loop: loop, clock: clock,
+                                         say: { log.warning($0) }, start: session.start(drm:))
         case .virtual:
             let panel = options.mode == nil
                 ? VirtualPanel(width: configuration.display.virtualSize.width, height: configuration.display.virtualSize.height)
