@@ -196,6 +196,9 @@ public final class GestureEnvironment {
     /// with them every gesture they were part of, including taps waiting for a next tap.
     public func deviceRemoved(_ device: Int, at time: Microseconds) {
         advance(to: time)
+        // Fingers that had already lifted did lift: a tap made just before the unplug counts.
+        // Only touches still down (no "up" will ever come) are cancelled.
+        confirmLifts { $0.touch.device == device }
         cancelTouches(where: { $0.device == device }, time: max(time, now))
         for r in allRecognizers() where r.involvedDevices.contains(device) { r.abort() }
         resolve()
@@ -229,20 +232,7 @@ public final class GestureEnvironment {
         while rounds < 10_000, let due = nextDeadline, due <= time {
             rounds += 1
             now = max(now, due)
-            let confirmed = liftedTouches.filter { $0.upTime + liftDebounce < now }
-            if !confirmed.isEmpty {
-                liftedTouches.removeAll { lifted in confirmed.contains { $0.touch === lifted.touch } }
-                var deltas = FrameDeltas()
-                var latest = confirmed[0].upTime
-                for lifted in confirmed {
-                    latest = max(latest, lifted.upTime)
-                    for r in lifted.touch.receivers where r.tracks(lifted.touch.id) {
-                        deltas.add(r, ended: lifted.touch.id)
-                    }
-                }
-                deliver(deltas, time: latest)
-                resolve()
-            }
+            confirmLifts { $0.upTime + liftDebounce < now }
             for r in allRecognizers() {
                 if let d = effectiveDeadline(of: r), d <= now { r.deadlineReached(at: now) }
             }
@@ -333,6 +323,24 @@ public final class GestureEnvironment {
             r.move(touch: touch.id, to: e.position, time: e.time)
             deltas.add(r)
         }
+    }
+
+    /// Ends the lifted touches `matches` picks (their debounce is over, or their device is gone
+    /// and can no longer land them again), as of their lift.
+    private func confirmLifts(where matches: ((touch: LiveTouch, upTime: Microseconds)) -> Bool) {
+        let confirmed = liftedTouches.filter(matches)
+        guard !confirmed.isEmpty else { return }
+        liftedTouches.removeAll { lifted in confirmed.contains { $0.touch === lifted.touch } }
+        var deltas = FrameDeltas()
+        var latest = confirmed[0].upTime
+        for lifted in confirmed {
+            latest = max(latest, lifted.upTime)
+            for r in lifted.touch.receivers where r.tracks(lifted.touch.id) {
+                deltas.add(r, ended: lifted.touch.id)
+            }
+        }
+        deliver(deltas, time: latest)
+        resolve()
     }
 
     private func cancelTouches(where matches: (LiveTouch) -> Bool, time: Microseconds) {

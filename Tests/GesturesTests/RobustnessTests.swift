@@ -126,6 +126,19 @@ struct RobustnessTests {
         #expect(bench.log.summary("pan") == "began changed cancelled began changed ended")
     }
 
+    @Test("a finger that lifted just before its device went away still taps")
+    func liftThenUnplug() {
+        let bench = Bench()
+        bench.add(TapGestureRecognizer(name: "tap"))
+        let env = bench.environment
+        env.handle(TouchFrame([TouchEvent(slot: 0, phase: .down, position: Vec2(100, 100), time: 0, device: 3)]))
+        env.handle(TouchFrame([TouchEvent(slot: 0, phase: .up, position: Vec2(100, 100), time: 60_000, device: 3)]))
+        // Unplugged within the lift debounce: the "up" was real and nothing can land again.
+        env.deviceRemoved(3, at: 70_000)
+        #expect(bench.log.summary("tap") == "ended")
+        #expect(env.isAtRest)
+    }
+
     @Test("removing one device leaves the other's touches alone")
     func otherDevice() {
         let bench = Bench()
