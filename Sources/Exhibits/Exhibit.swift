@@ -139,7 +139,7 @@ public extension Exhibit {
         return TraceRecord.touchFrames(records).map { frame in
             let time = Microseconds((frame.t * 1000).rounded())
             return TouchFrame(time: time, events: frame.touches.map {
-                TouchEvent(slot: $0.id, phase: TouchPhase(rawValue: $0.phase.rawValue) ?? .cancel,
+                TouchEvent(slot: $0.id, phase: $0.phase,
                            position: Vec2($0.x, $0.y), time: time)
             })
         }

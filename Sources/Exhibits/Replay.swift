@@ -73,7 +73,7 @@ public final class ReplayRunner {
                 while i < records.count, records[i].microseconds == t {
                     switch records[i].payload {
                     case let .touch(phase, id, x, y):
-                        events.append(TouchEvent(slot: id, phase: TouchPhase(rawValue: phase.rawValue)!, position: Vec2(x, y), time: t))
+                        events.append(TouchEvent(slot: id, phase: phase, position: Vec2(x, y), time: t))
                     case let .accel(x, y, z):
                         flush(&events, t)
                         if motion.add(acceleration: Vec3(x, y, z), at: t) { app.shake() }
@@ -131,7 +131,7 @@ public enum DemoPreview {
         var records: [TraceRecord] = []
         for frame in type.demoFrames(width: settings.width, height: settings.height) {
             for e in frame.events {
-                records.append(TraceRecord(microseconds: frame.time, .touch(phase: TraceTouchPhase(rawValue: e.phase.rawValue)!,
+                records.append(TraceRecord(microseconds: frame.time, .touch(phase: e.phase,
                                                                           id: e.slot, x: e.position.x, y: e.position.y)))
             }
         }

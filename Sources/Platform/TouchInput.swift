@@ -1,25 +1,6 @@
 import Geometry
 import Syscalls
 
-/// One finger's change, in portrait screen pixels (the gesture layer's space).
-public struct TouchChange: Equatable, Sendable {
-    public enum Phase: String, Sendable {
-        case down, motion, up, cancel
-    }
-
-    /// Stable while the finger is down: libinput's seat slot, or `mouseTouchId` for a mouse.
-    public var id: Int
-    public var phase: Phase
-    public var point: Vec2
-    /// Monotonic µs, from the kernel's event time.
-    public var time: Microseconds
-    public var device: Int
-
-    public init(id: Int, phase: Phase, point: Vec2, time: Microseconds, device: Int) {
-        self.id = id; self.phase = phase; self.point = point; self.time = time; self.device = device
-    }
-}
-
 /// What keys mean to the kiosk: arrows tilt (bench setups without an accelerometer), Escape leaves.
 public enum KeyCommand: Sendable, Equatable {
     case tiltLeft, tiltRight, tiltUp, tiltDown, leave
@@ -34,7 +15,7 @@ public struct KeyEvent: Equatable, Sendable {
 
 public enum InputEvent: Equatable, Sendable {
     /// The changes of one touch frame (libinput's TOUCH_FRAME), delivered together.
-    case touches([TouchChange])
+    case touches(TouchFrame)
     case key(KeyEvent)
     case deviceAdded(InputDeviceInfo)
     case deviceRemoved(device: Int)
@@ -57,7 +38,7 @@ public struct TouchTranslator: Sendable {
     public static let mouseTouchId = 1_000_000
 
     private var down: [Int: (device: Int, point: Vec2)] = [:]
-    private var frame: [TouchChange] = []
+    private var frame: [TouchEvent] = []
     private var cursor: Vec2
     private var mouseDevice: Int?
     /// The latest event time seen: cancellations on unplug carry it (removal has no time).
@@ -80,34 +61,34 @@ public struct TouchTranslator: Sendable {
             var out: [InputEvent] = []
             frame.removeAll { $0.device == device }
             let cancels = down.filter { $0.value.device == device }.sorted { $0.key < $1.key }.map {
-                TouchChange(id: $0.key, phase: .cancel, point: $0.value.point, time: lastTime, device: device)
+                TouchEvent(slot: $0.key, phase: .cancel, position: $0.value.point, time: lastTime, device: device)
             }
-            for c in cancels { down[c.id] = nil }
-            if !cancels.isEmpty { out.append(.touches(cancels)) }
+            for c in cancels { down[c.slot] = nil }
+            if !cancels.isEmpty { out.append(.touches(TouchFrame(cancels))) }
             if mouseDevice == device { mouseDevice = nil }
             out.append(.deviceRemoved(device: device))
             return out
         case .touchDown(let device, let slot, let x, let y, let time):
             let p = portrait(x, y)
             down[Int(slot)] = (device, p)
-            frame.append(TouchChange(id: Int(slot), phase: .down, point: p, time: Microseconds(time), device: device))
+            frame.append(TouchEvent(slot: Int(slot), phase: .down, position: p, time: Microseconds(time), device: device))
             return []
         case .touchMotion(let device, let slot, let x, let y, let time):
             let p = portrait(x, y)
             guard down[Int(slot)] != nil else { return [] }
             down[Int(slot)] = (device, p)
-            frame.append(TouchChange(id: Int(slot), phase: .motion, point: p, time: Microseconds(time), device: device))
+            frame.append(TouchEvent(slot: Int(slot), phase: .move, position: p, time: Microseconds(time), device: device))
             return []
         case .touchUp(let device, let slot, let time), .touchCancel(let device, let slot, let time):
             guard let last = down.removeValue(forKey: Int(slot)) else { return [] }
-            let phase: TouchChange.Phase
+            let phase: TouchPhase
             if case .touchUp = raw { phase = .up } else { phase = .cancel }
-            frame.append(TouchChange(id: Int(slot), phase: phase, point: last.point, time: Microseconds(time), device: device))
+            frame.append(TouchEvent(slot: Int(slot), phase: phase, position: last.point, time: Microseconds(time), device: device))
             return []
         case .touchFrame:
             if frame.isEmpty { return [] }
             defer { frame = [] }
-            return [.touches(frame)]
+            return [.touches(TouchFrame(frame))]
         case .pointerMotion(let device, let dx, let dy, let time):
             // Relative motion moves the cursor as the user sees the picture: portrait axes.
             cursor = clamp(Vec2(cursor.x + dx, cursor.y + dy))
@@ -122,11 +103,11 @@ public struct TouchTranslator: Sendable {
             if pressed, down[id] == nil {
                 down[id] = (device, cursor)
                 mouseDevice = device
-                return [.touches([TouchChange(id: id, phase: .down, point: cursor, time: Microseconds(time), device: device)])]
+                return [.touches(TouchFrame([TouchEvent(slot: id, phase: .down, position: cursor, time: Microseconds(time), device: device)]))]
             }
             if !pressed, down.removeValue(forKey: id) != nil {
                 mouseDevice = nil
-                return [.touches([TouchChange(id: id, phase: .up, point: cursor, time: Microseconds(time), device: device)])]
+                return [.touches(TouchFrame([TouchEvent(slot: id, phase: .up, position: cursor, time: Microseconds(time), device: device)]))]
             }
             return []
         case .key(_, let code, let pressed, let time):
@@ -149,7 +130,7 @@ public struct TouchTranslator: Sendable {
         let id = Self.mouseTouchId
         guard down[id] != nil else { return [] }
         down[id] = (device, cursor)
-        return [.touches([TouchChange(id: id, phase: .motion, point: cursor, time: Microseconds(time), device: device)])]
+        return [.touches(TouchFrame([TouchEvent(slot: id, phase: .move, position: cursor, time: Microseconds(time), device: device)]))]
     }
 
     private func portrait(_ x: Double, _ y: Double) -> Vec2 { screen.portraitPoint(fromPanel: Vec2(x, y)) }

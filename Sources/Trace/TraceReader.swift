@@ -1,3 +1,5 @@
+import Geometry
+
 /// A problem in a trace: where it is and what is wrong. `description` reads
 /// "floor-2026-11-20.jsonl:7: unknown type \"tilt\"".
 public struct TraceError: Error, Equatable, CustomStringConvertible {
@@ -79,7 +81,7 @@ public struct TraceReader {
         case "touch":
             try object.allow(["t", "type", "phase", "id", "x", "y"], at: self)
             let phaseName = try object.string("phase", at: self)
-            guard let phase = TraceTouchPhase(rawValue: phaseName) else {
+            guard let phase = TouchPhase(rawValue: phaseName) else {
                 throw problem("unknown touch phase \"\(phaseName)\" (expected down, move, up or cancel)")
             }
             let id = try object.number("id", at: self)

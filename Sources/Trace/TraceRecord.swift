@@ -2,16 +2,11 @@
 // by tests and the `replay` command. One object per line; see `TraceReader` for the rules.
 import Geometry
 
-/// Phase of a recorded touch, spelled as in the file.
-public enum TraceTouchPhase: String, Sendable, CaseIterable {
-    case down, move, up, cancel
-}
-
 /// One line of a trace after the header.
 public struct TraceRecord: Equatable, Sendable {
     public enum Payload: Equatable, Sendable {
         /// `id` is the touch slot; x, y in portrait screen pixels.
-        case touch(phase: TraceTouchPhase, id: Int, x: Double, y: Double)
+        case touch(phase: TouchPhase, id: Int, x: Double, y: Double)
         /// m/s², screen-frame axes (x to the right edge, y to the top edge, z out of the glass).
         case accel(x: Double, y: Double, z: Double)
         case pressure(kpa: Double)
@@ -44,7 +39,7 @@ extension TraceRecord {
     /// Records of one frame of touches: consecutive touch lines with equal `t`.
     public struct TouchFrame: Equatable, Sendable {
         public var t: Double
-        public var touches: [(phase: TraceTouchPhase, id: Int, x: Double, y: Double)]
+        public var touches: [(phase: TouchPhase, id: Int, x: Double, y: Double)]
 
         public static func == (a: TouchFrame, b: TouchFrame) -> Bool {
             a.t == b.t && a.touches.count == b.touches.count

@@ -161,17 +161,18 @@ final class PatternSession {
 
     private func handle(_ event: InputEvent) {
         switch event {
-        case .touches(let touches):
-            gestures.handle(TouchFrame(touches))
+        case .touches(let frame):
+            gestures.handle(frame)
+            let touches = frame.events
             armGestureTimer()
             for t in touches {
-                log("touch \(t.phase.rawValue) id=\(t.id) x=\(fixed1(t.point.x)) y=\(fixed1(t.point.y))")
-                if let old = pattern.fingers[t.id] { damage.append(pattern.dotRect(old)) }
-                if t.phase == .down || t.phase == .motion {
-                    pattern.fingers[t.id] = t.point
-                    damage.append(pattern.dotRect(t.point))
+                log("touch \(t.phase == .move ? "motion" : t.phase.rawValue) id=\(t.slot) x=\(fixed1(t.position.x)) y=\(fixed1(t.position.y))")
+                if let old = pattern.fingers[t.slot] { damage.append(pattern.dotRect(old)) }
+                if t.phase == .down || t.phase == .move {
+                    pattern.fingers[t.slot] = t.position
+                    damage.append(pattern.dotRect(t.position))
                 } else {
-                    pattern.fingers[t.id] = nil
+                    pattern.fingers[t.slot] = nil
                 }
             }
             log("touch frame")

@@ -316,11 +316,10 @@ final class KioskSession {
 
     private func handle(_ event: InputEvent) {
         switch event {
-        case .touches(let touches):
-            let frame = TouchFrame(touches)
+        case .touches(let frame):
             for e in frame.events {
                 if e.phase == .down { touchesThisInterval += 1 }
-                record(.touch(phase: TraceTouchPhase(rawValue: e.phase.rawValue)!, id: e.slot, x: e.position.x, y: e.position.y), at: e.time)
+                record(.touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y), at: e.time)
             }
             app.advance(to: clock.now)
             app.handle(frame)

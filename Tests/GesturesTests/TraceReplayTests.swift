@@ -8,7 +8,7 @@ func touchFrames(from records: [TraceRecord]) -> [TouchFrame] {
     TraceRecord.touchFrames(records).map { frame in
         let time = Microseconds((frame.t * 1000).rounded())
         return TouchFrame(time: time, events: frame.touches.map {
-            TouchEvent(slot: $0.id, phase: TouchPhase(rawValue: $0.phase.rawValue)!, position: Vec2($0.x, $0.y), time: time)
+            TouchEvent(slot: $0.id, phase: $0.phase, position: Vec2($0.x, $0.y), time: time)
         })
     }
 }
@@ -17,7 +17,7 @@ func touchFrames(from records: [TraceRecord]) -> [TouchFrame] {
 func traceRecords(from frames: [TouchFrame]) -> [TraceRecord] {
     frames.flatMap { frame in
         frame.events.map { e in
-            TraceRecord(microseconds: e.time, .touch(phase: TraceTouchPhase(rawValue: e.phase.rawValue)!, id: e.slot, x: e.position.x, y: e.position.y))
+            TraceRecord(microseconds: e.time, .touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y))
         }
     }
 }

@@ -15,10 +15,11 @@ import Syscalls
             // libinput's *_transformed gives continuous panel coordinates: the pixel's centre.
             _ = t.translate(.touchDown(device: 1, slot: 0, x: Double(panel.x) + 0.5, y: Double(panel.y) + 0.5, time: 10))
             let out = t.translate(.touchFrame(device: 1, time: 10))
-            guard case .touches(let touches) = out.first else { Issue.record("no frame"); return }
+            guard case .touches(let frame) = out.first else { Issue.record("no frame"); return }
+            let touches = frame.events
             #expect(touches.count == 1)
-            #expect(abs(touches[0].point.x - (Double(x) + 0.5)) < 1e-9 && abs(touches[0].point.y - (Double(y) + 0.5)) < 1e-9,
-                    "rotation \(rotation): panel \(panel) → \(touches[0].point), expected pixel \(x),\(y)")
+            #expect(abs(touches[0].position.x - (Double(x) + 0.5)) < 1e-9 && abs(touches[0].position.y - (Double(y) + 0.5)) < 1e-9,
+                    "rotation \(rotation): panel \(panel) → \(touches[0].position), expected pixel \(x),\(y)")
             _ = t.translate(.touchUp(device: 1, slot: 0, time: 11))
             _ = t.translate(.touchFrame(device: 1, time: 11))
         }
@@ -28,14 +29,14 @@ import Syscalls
         var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r0))
         #expect(t.translate(.touchDown(device: 1, slot: 0, x: 10, y: 20, time: 5)).isEmpty)
         #expect(t.translate(.touchDown(device: 1, slot: 1, x: 30, y: 40, time: 5)).isEmpty)
-        #expect(t.translate(.touchFrame(device: 1, time: 5)) == [.touches([
-            TouchChange(id: 0, phase: .down, point: Vec2(10, 20), time: 5, device: 1),
-            TouchChange(id: 1, phase: .down, point: Vec2(30, 40), time: 5, device: 1)])])
+        #expect(t.translate(.touchFrame(device: 1, time: 5)) == [.touches(TouchFrame([
+            TouchEvent(slot: 0, phase: .down, position: Vec2(10, 20), time: 5, device: 1),
+            TouchEvent(slot: 1, phase: .down, position: Vec2(30, 40), time: 5, device: 1)]))])
         _ = t.translate(.touchMotion(device: 1, slot: 1, x: 35, y: 45, time: 6))
         _ = t.translate(.touchUp(device: 1, slot: 0, time: 6))
-        #expect(t.translate(.touchFrame(device: 1, time: 6)) == [.touches([
-            TouchChange(id: 1, phase: .motion, point: Vec2(35, 45), time: 6, device: 1),
-            TouchChange(id: 0, phase: .up, point: Vec2(10, 20), time: 6, device: 1)])])
+        #expect(t.translate(.touchFrame(device: 1, time: 6)) == [.touches(TouchFrame([
+            TouchEvent(slot: 1, phase: .move, position: Vec2(35, 45), time: 6, device: 1),
+            TouchEvent(slot: 0, phase: .up, position: Vec2(10, 20), time: 6, device: 1)]))])
         #expect(t.activeTouchIds == [1])
         // Motion or lift of a finger never put down is dropped.
         _ = t.translate(.touchUp(device: 1, slot: 5, time: 7))
@@ -48,12 +49,12 @@ import Syscalls
         _ = t.translate(.touchDown(device: 2, slot: 1, x: 50, y: 60, time: 5))
         _ = t.translate(.touchFrame(device: 1, time: 5))
         let out = t.translate(.deviceRemoved(device: 1))
-        #expect(out == [.touches([TouchChange(id: 0, phase: .cancel, point: Vec2(10, 20), time: 5, device: 1)]), .deviceRemoved(device: 1)])
+        #expect(out == [.touches(TouchFrame([TouchEvent(slot: 0, phase: .cancel, position: Vec2(10, 20), time: 5, device: 1)])), .deviceRemoved(device: 1)])
         #expect(t.activeTouchIds == [1])
         // A device plugged in afterwards works at once.
         _ = t.translate(.deviceAdded(InputDeviceInfo(id: 3, name: "new", sysname: "event9", capabilities: [.touch], isTouchscreen: true)))
         _ = t.translate(.touchDown(device: 3, slot: 0, x: 1, y: 2, time: 9))
-        #expect(t.translate(.touchFrame(device: 3, time: 9)) == [.touches([TouchChange(id: 0, phase: .down, point: Vec2(1, 2), time: 9, device: 3)])])
+        #expect(t.translate(.touchFrame(device: 3, time: 9)) == [.touches(TouchFrame([TouchEvent(slot: 0, phase: .down, position: Vec2(1, 2), time: 9, device: 3)]))])
     }
 
     @Test func aMouseIsOneFinger() {
@@ -61,15 +62,15 @@ import Syscalls
         let id = TouchTranslator.mouseTouchId
         #expect(t.translate(.pointerMotion(device: 4, dx: 10, dy: -20, time: 1)).isEmpty)    // hovering: no touch
         #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: true, time: 2))
-                == [.touches([TouchChange(id: id, phase: .down, point: Vec2(60, 80), time: 2, device: 4)])])
+                == [.touches(TouchFrame([TouchEvent(slot: id, phase: .down, position: Vec2(60, 80), time: 2, device: 4)]))])
         #expect(t.translate(.pointerMotion(device: 4, dx: 500, dy: 0, time: 3))
-                == [.touches([TouchChange(id: id, phase: .motion, point: Vec2(99, 80), time: 3, device: 4)])])
+                == [.touches(TouchFrame([TouchEvent(slot: id, phase: .move, position: Vec2(99, 80), time: 3, device: 4)]))])
         #expect(t.translate(.pointerButton(device: 4, button: 0x111, pressed: true, time: 4)).isEmpty)   // right button
         // An absolute pointer (a tablet) maps through the panel rotation like a touchscreen.
         #expect(t.translate(.pointerAbsolute(device: 4, x: 200, y: 30, time: 5))
-                == [.touches([TouchChange(id: id, phase: .motion, point: Vec2(30, 0), time: 5, device: 4)])])
+                == [.touches(TouchFrame([TouchEvent(slot: id, phase: .move, position: Vec2(30, 0), time: 5, device: 4)]))])
         #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: false, time: 6))
-                == [.touches([TouchChange(id: id, phase: .up, point: Vec2(30, 0), time: 6, device: 4)])])
+                == [.touches(TouchFrame([TouchEvent(slot: id, phase: .up, position: Vec2(30, 0), time: 6, device: 4)]))])
     }
 
     @Test func arrowsTiltAndEscapeLeaves() {
@@ -254,7 +255,7 @@ final class FakeEvents: EventCalls {
         #expect(got.count == 3)
         #expect(got[1] == .permissionDenied(path: "/dev/input/event5"))
         // Panel (799.5, 0.5) on a panel turned 90°: the portrait top-left pixel.
-        #expect(got[2] == .touches([TouchChange(id: 0, phase: .down, point: Vec2(0.5, 0.5), time: 3, device: 2)]))
+        #expect(got[2] == .touches(TouchFrame([TouchEvent(slot: 0, phase: .down, position: Vec2(0.5, 0.5), time: 3, device: 2)])))
         #expect(InputEvent.permissionMessage("/dev/input/event5").contains("'input' group"))
     }
 }

@@ -137,7 +137,7 @@ struct TraceWritingTests {
             t += (random.unit() * 50).rounded() / 8 + random.unit() * 1e-3
             let a = (random.unit() - 0.5) * 2000, b = (random.unit() - 0.5) * 1e-3, c = random.unit() * 1e9
             switch random.next() % 4 {
-            case 0: records.append(TraceRecord(t: t, .touch(phase: TraceTouchPhase.allCases[Int(random.next() % 4)], id: Int(random.next() % 10), x: a, y: c)))
+            case 0: records.append(TraceRecord(t: t, .touch(phase: TouchPhase.allCases[Int(random.next() % 4)], id: Int(random.next() % 10), x: a, y: c)))
             case 1: records.append(TraceRecord(t: t, .accel(x: a, y: b, z: c)))
             case 2: records.append(TraceRecord(t: t, .pressure(kpa: c)))
             default: records.append(TraceRecord(t: t, .checkpoint(name: "cp \(random.next())")))
