@@ -34,8 +34,24 @@ public final class DumbBufferDisplay: Display {
     private struct Scanout { var buffer: DRMDumbBuffer; var framebufferId: UInt32; var memory: UnsafeMutableRawPointer }
     private var scanouts: [Scanout] = []
     private var damage: BufferDamage
-    private var front: Int?
-    private var pending: Int?
+    /// Which scanout buffer the panel shows and which one a flip is on its way to.
+    private enum FlipState: Equatable {
+        /// Nothing of ours on the screen yet.
+        case blank
+        case idle(front: Int)
+        /// A flip to `pending` was submitted; its event has not come. `front` is still shown.
+        case pending(Int, front: Int?)
+
+        var front: Int? {
+            switch self {
+            case .blank: return nil
+            case .idle(let f): return f
+            case .pending(_, let f): return f
+            }
+        }
+        var pending: Int? { if case .pending(let p, _) = self { return p } else { return nil } }
+    }
+    private var flip = FlipState.blank
     private var modeBlob: UInt32 = 0
     private var modeSet = false
     private var restored = false
@@ -130,29 +146,30 @@ public final class DumbBufferDisplay: Display {
 
     /// Whether a frame may go out now (see `FramePacing`).
     public func frameDecision() -> FramePacing.Decision { pacing.decide(now: clock.now) }
-    public var flipPending: Bool { pending != nil }
+    public var flipPending: Bool { flip.pending != nil }
+    public var flipEventDescriptor: Int32? { fd }
 
     /// Copies the damage into a free buffer and flips to it. If the previous flip is still
     /// in flight this waits for it; callers that follow `frameDecision()` never wait.
-    public func present(damage rects: [PixelRect]) throws {
+    public func present(damage rects: [PixelRect]) throws(DisplayError) {
         if restored { return }
         damage.record(rects)
         if modeSet && rects.allSatisfy({ $0.intersection(backBuffer.bounds).isEmpty }) { return }
-        if pending != nil && freeBuffer() == nil { try waitForFlip() }
-        guard let target = freeBuffer() else { return }
-        let owed = damage.take(for: target)
-        let s = scanouts[target]
-        rotateCopy(from: backBuffer, rects: owed, to: s.memory, pitch: s.buffer.pitch, format: format, transform: screen)
-        if pending != nil { try waitForFlip() }
-        do {
+        do throws(SystemError) {
+            if flip.pending != nil && freeBuffer() == nil { try waitForFlip() }
+            guard let target = freeBuffer() else { return }
+            let owed = damage.take(for: target)
+            let s = scanouts[target]
+            rotateCopy(from: backBuffer, rects: owed, to: s.memory, pitch: s.buffer.pitch, format: format, transform: screen)
+            if flip.pending != nil { try waitForFlip() }
             try submit(target)
         } catch {
-            throw DisplaySetupError.modesetting(error, card: cardPath)
+            throw DisplayError(DisplaySetupError.modesetting(error, card: cardPath).description)
         }
     }
 
     private func freeBuffer() -> Int? {
-        scanouts.indices.first { $0 != front && $0 != pending }
+        scanouts.indices.first { $0 != flip.front && $0 != flip.pending }
     }
 
     private func submit(_ index: Int) throws(SystemError) {
@@ -161,12 +178,12 @@ public final class DumbBufferDisplay: Display {
         if !modeSet {
             if usesAtomic, let request = modesetRequest(framebuffer: fb) {
                 try drm.atomicCommit(fd: fd, request, flags: atomicAllowModeset | pageFlipEvent, userData: UInt64(index + 1))
-                pending = index
+                flip = .pending(index, front: flip.front)
                 pacing.submitted(at: clock.now)
             } else {
                 try drm.setCrtc(fd: fd, crtcId: crtc, bufferId: fb, x: 0, y: 0, connectorIds: [choice.connector.id], mode: choice.mode)
                 // SetCrtc is synchronous: the frame is on screen when it returns.
-                front = index
+                flip = .idle(front: index)
                 framesShown += 1
                 pacing.submitted(at: clock.now, awaitingFlip: false)
             }
@@ -179,22 +196,26 @@ public final class DumbBufferDisplay: Display {
         } else {
             try drm.pageFlip(fd: fd, crtcId: crtc, bufferId: fb, userData: UInt64(index + 1))
         }
-        pending = index
+        flip = .pending(index, front: flip.front)
         pacing.submitted(at: clock.now)
     }
 
     /// Reads the flip events queued on `fd` (call when the main loop finds it readable).
     /// Returns how many frames reached the screen.
     @discardableResult
-    public func readFlipEvents() throws(SystemError) -> Int {
+    public func readFlipEvents() throws(DisplayError) -> Int {
+        do { return try readQueuedFlipEvents() } catch { throw DisplayError("\(cardPath): reading flip events: \(error)") }
+    }
+
+    private func readQueuedFlipEvents() throws(SystemError) -> Int {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
         defer { buffer.deallocate() }
         let n = try system.read(fd, into: buffer)
         let events = parseDRMEvents(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         var shown = 0
-        for _ in events where pending != nil {
-            front = pending
-            pending = nil
+        for _ in events {
+            guard let arrived = flip.pending else { break }
+            flip = .idle(front: arrived)
             pacing.flipCompleted()
             framesShown += 1
             shown += 1
@@ -202,16 +223,16 @@ public final class DumbBufferDisplay: Display {
         return shown
     }
 
-    private func waitForFlip() throws {
+    private func waitForFlip() throws(SystemError) {
         // The DRM fd blocks on read until an event is queued.
-        while pending != nil { try readFlipEvents() }
+        while flip.pending != nil { _ = try readQueuedFlipEvents() }
     }
 
     /// Puts back the CRTC as it was before (the console's framebuffer) and frees the buffers.
     public func restore() {
         if restored { return }
         restored = true
-        if pending != nil { try? waitForFlip() }
+        if flip.pending != nil { try? waitForFlip() }
         if modeSet {
             do {
                 if saved.bufferId != 0, let mode = saved.mode {

@@ -56,17 +56,23 @@ public final class EventLoop {
         }
     }
 
-    /// Runs until `stop()`.
+    /// Called after the handlers of each wake-up (the frame loop draws once per wake-up).
+    public var afterWake: (() -> Void)?
+
+    /// Runs until `stop()`, or until nothing can ever wake it (a virtual kernel with no
+    /// timer armed and nothing scheduled: a real epoll would sleep forever).
     public func run() throws(SystemError) {
         running = true
         while running {
             let ready = try events.epollWait(epoll, maxEvents: 16, timeoutMilliseconds: -1)
+            if ready.isEmpty { break }
             wakeups += 1
             for token in ready {
                 // A handler may have removed a later one in the same batch.
                 if let h = handlers[token] { h() }
                 if !running { break }
             }
+            if running { afterWake?() }
         }
     }
 

@@ -153,22 +153,20 @@ extension RawInputEvent {
     }
 }
 
-/// libinput on the main loop: reads events when its fd is readable and hands translated
-/// events to `handler`.
+/// libinput for the frame loop: `dispatch` reads what is queued (the loop calls it when
+/// `source.fd` is readable, and at every wake-up so input is never left behind a deadline)
+/// and hands translated events to `handler`.
 public final class TouchInput {
     public let source: any InputEventSource
     public private(set) var translator: TouchTranslator
     private let handler: (InputEvent) -> Void
     private var deniedReported = 0
 
-    public init(source: any InputEventSource, screen: ScreenTransform, loop: EventLoop,
-                handler: @escaping (InputEvent) -> Void) throws(SystemError) {
+    /// Devices present at start are announced on the first `dispatch`.
+    public init(source: any InputEventSource, screen: ScreenTransform, handler: @escaping (InputEvent) -> Void) {
         self.source = source
         translator = TouchTranslator(screen: screen)
         self.handler = handler
-        try loop.addReader(source.fd) { [unowned self] in self.dispatch() }
-        // Devices present at start are announced on the first dispatch.
-        dispatch()
     }
 
     public func dispatch() {

@@ -11,6 +11,13 @@ public final class VirtualPanel: Display {
     public let scanout: PixelBuffer
     /// Frames presented so far.
     public private(set) var presentedFrames = 0
+    public var framesShown: Int { presentedFrames }
+    public var flipEventDescriptor: Int32? { nil }
+    public var notes: [String] { [] }
+    /// Paces frames like a 60 Hz panel by this clock; nil lets every frame out at once (a
+    /// replay draws on its own virtual schedule).
+    private let clock: (any Clock)?
+    private var pacing = FramePacing(refreshMilliHertz: 60_000)
     /// The damage of the last `present`.
     public private(set) var lastDamage: [PixelRect] = []
 
@@ -20,18 +27,28 @@ public final class VirtualPanel: Display {
 
     /// A panel showing a `screen.portraitWidth`×`screen.portraitHeight` portrait picture,
     /// scanned out in `scanoutFormat`.
-    public init(screen: ScreenTransform, scanoutFormat: PixelFormat = .xrgb8888) {
+    public init(screen: ScreenTransform, scanoutFormat: PixelFormat = .xrgb8888, clock: (any Clock)? = nil) {
         self.screen = screen
+        self.clock = clock
         backBuffer = PixelBuffer(width: screen.portraitWidth, height: screen.portraitHeight, format: .xrgb8888)
         scanout = PixelBuffer(width: screen.panelWidth, height: screen.panelHeight, format: scanoutFormat)
     }
 
     /// Portrait, unrotated, XRGB8888.
-    public convenience init(width: Int = 480, height: Int = 800) {
-        self.init(screen: ScreenTransform(portraitWidth: width, portraitHeight: height, rotation: .r0))
+    public convenience init(width: Int = 480, height: Int = 800, clock: (any Clock)? = nil) {
+        self.init(screen: ScreenTransform(portraitWidth: width, portraitHeight: height, rotation: .r0), clock: clock)
     }
 
-    public func present(damage: [PixelRect]) throws {
+    public func frameDecision() -> FramePacing.Decision {
+        guard let clock else { return .submitNow }
+        return pacing.decide(now: clock.now)
+    }
+
+    public func readFlipEvents() throws(DisplayError) -> Int { 0 }
+    public func restore() {}
+
+    public func present(damage: [PixelRect]) throws(DisplayError) {
+        if let clock { pacing.submitted(at: clock.now, awaitingFlip: false) }
         rotateCopy(from: backBuffer, rects: damage, to: scanout.bytes, pitch: scanout.strideBytes,
                    format: scanout.format, transform: screen)
         lastDamage = damage

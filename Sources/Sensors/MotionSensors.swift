@@ -103,6 +103,17 @@ public struct MotionSensorConfiguration: Sendable {
     /// Whether to look for an IIO barometer.
     public var barometer = true
     public var altitudeTimeConstant = 1.0
+
+    /// The part that shapes tilt, shakes and altitude (what a trace header records).
+    public var motion: MotionSettings {
+        var m = MotionSettings()
+        m.gravityTimeConstant = gravityTimeConstant
+        m.shakeThreshold = shakeThreshold
+        m.shakeCoolDown = shakeCoolDown
+        m.stuckAfter = stuckAfter
+        m.altitudeTimeConstant = altitudeTimeConstant
+        return m
+    }
     /// Rescan after a loss: first after this long, then doubling up to `maximumRetryInterval`.
     public var retryInterval: Microseconds = 1_000_000
     public var maximumRetryInterval: Microseconds = 30_000_000
@@ -116,11 +127,18 @@ public struct MotionSensorConfiguration: Sendable {
 public struct MotionUpdate: Sendable {
     /// Good samples this call, screen frame.
     public var samples: [AccelerationSample] = []
+    /// Every sample read this call in order, screen frame, with what the pipeline made of
+    /// it (a trace records them all; a replay applies them one by one the same way).
+    public var read: [MotionReading] = []
+    /// Whether `read` came from a source that sets gravity directly (keys, fixed).
+    public var direct = false
     /// Shakes recognised this call (each shake once).
     public var shakes: [ShakeEvent] = []
     /// Whether the gravity vector changed (redraw/step the world).
     public var gravityChanged = false
     public var altitudeChanged = false
+    /// Pressure readings this call (what a trace records).
+    public var pressures: [PressureSample] = []
 }
 
 /// The kiosk's motion input: picks an accelerometer (and barometer), keeps it alive across
@@ -137,9 +155,11 @@ public final class MotionSensors {
     public private(set) var accelerometer: AccelerationSource
     public private(set) var barometer: IIOBarometer?
     /// The latest good sample, screen frame.
-    public private(set) var latest: AccelerationSample?
+    public var latest: AccelerationSample? { pipeline.latest }
     /// Validation counts (dropped samples by reason).
-    public private(set) var validator: SampleValidator
+    public var validator: SampleValidator { pipeline.validator }
+    /// Validator → gravity filter → shake detector, and altitude: shared with replay.
+    public private(set) var pipeline: MotionPipeline
     /// True while the configured/auto accelerometer is missing and fixed down gravity stands in.
     public private(set) var isFallingBack = false
     /// Set-up notes (buffered → polled fallbacks, probes), for `devices` and logs.
@@ -149,9 +169,6 @@ public final class MotionSensors {
     private let clock: Clock
     private let log: RateLimitedLog
     private let openI2CBus: (String) throws -> I2CBus
-    private var gravityFilter: GravityFilter
-    private var shakeDetector: ShakeDetector
-    private var altitudeEstimator: AltitudeEstimator
     private var nextAccelerometerRead: Microseconds = 0
     private var nextBarometerRead: Microseconds = 0
     private var nextRetry: Microseconds?
@@ -175,10 +192,7 @@ public final class MotionSensors {
             self.openI2CBus = { path in try LinuxI2CBus(path: path, system: system) }
         }
         mapping = AxisMapping(board: configuration.board, rotation: configuration.rotation)
-        validator = SampleValidator(stuckAfter: configuration.stuckAfter)
-        gravityFilter = GravityFilter(timeConstant: configuration.gravityTimeConstant)
-        shakeDetector = ShakeDetector(threshold: configuration.shakeThreshold, coolDown: configuration.shakeCoolDown)
-        altitudeEstimator = AltitudeEstimator(timeConstant: configuration.altitudeTimeConstant)
+        pipeline = MotionPipeline(settings: configuration.motion)
         retryDelay = configuration.retryInterval
         accelerometer = FixedDownGravity()
         let now = clock.now
@@ -202,15 +216,14 @@ public final class MotionSensors {
     // MARK: Reading the state
 
     /// Filtered gravity (specific force), screen frame, m/s²; upright before any sample.
-    public var gravity: Vec3 { gravityFilter.gravity ?? FixedDownGravity.vector }
+    public var gravity: Vec3 { pipeline.gravity }
     /// The dynamics world's gravity: (−gx, +gy)/9.80665 in y-down screen space (UIKit units).
-    public var worldGravity: Vec2 { TiltGravity.worldGravity(gravity) }
+    public var worldGravity: Vec2 { pipeline.worldGravity }
     /// Acceleration without gravity, screen frame, m/s².
-    public var linearAcceleration: Vec3 { gravityFilter.linearAcceleration }
+    public var linearAcceleration: Vec3 { pipeline.linearAcceleration }
     /// Metres above the start, smoothed; nil without a barometer reading.
-    public var altitude: Double? { altitudeEstimator.altitude }
-    public var pressureKilopascals: Double? { lastPressure }
-    private var lastPressure: Double?
+    public var altitude: Double? { pipeline.altitude }
+    public var pressureKilopascals: Double? { pipeline.lastPressure }
 
     /// The arrow-key source when configured, to feed key presses into.
     public var arrowKeys: ArrowKeyTilt? { accelerometer as? ArrowKeyTilt }
@@ -275,7 +288,7 @@ public final class MotionSensors {
                 accelerometer.close()
                 accelerometer = found
                 isFallingBack = false
-                validator.restart()
+                pipeline.sourceChanged()
                 nextAccelerometerRead = now
                 retryDelay = configuration.retryInterval
                 log.always("motion: accelerometer back: \(found.name)")
@@ -317,22 +330,20 @@ public final class MotionSensors {
         scratch.removeAll(keepingCapacity: true)
         var failure: SensorReadError?
         do { try source.read(now: now, into: &scratch) } catch { failure = error }
-        let synthetic = source.frame == .screen && source.cadence == .onChange
+        let direct = source.frame == .screen && source.cadence == .onChange
+        update.direct = direct
         for raw in scratch {
             let s = source.frame == .device ? AccelerationSample(time: raw.time, vector: mapping.screen(raw.vector)) : raw
-            if let reason = validator.check(s) {
+            let outcome = pipeline.add(s, direct: direct)
+            update.read.append(MotionReading(sample: s, outcome: outcome, worldGravity: pipeline.worldGravity))
+            switch outcome {
+            case .dropped(let reason):
                 log.log("motion bad sample \(reason.rawValue)",
                         "motion: dropped sample \(s.vector) from \(source.name): \(reason.rawValue) (\(validator.dropped[reason] ?? 0) so far)")
-                continue
-            }
-            latest = s
-            update.samples.append(s)
-            update.gravityChanged = true
-            if synthetic {
-                gravityFilter.reset(to: s)
-            } else {
-                gravityFilter.add(s)
-                if let shake = shakeDetector.add(s) { update.shakes.append(shake) }
+            case .accepted(let shake):
+                update.samples.append(s)
+                update.gravityChanged = true
+                if let shake { update.shakes.append(shake) }
             }
         }
         switch failure {
@@ -342,7 +353,7 @@ public final class MotionSensors {
             // Fixed gravity takes over at once.
             readAccelerometer(now: now, into: &update)
         case .failed(let why)?:
-            validator.countReadError()
+            pipeline.countReadError()
             log.log("motion read error", "motion: reading \(source.name) failed: \(why) (\(validator.dropped[.readError] ?? 0) so far)")
         case nil:
             break
@@ -354,15 +365,12 @@ public final class MotionSensors {
         nextBarometerRead = max(nextBarometerRead + b.pollInterval, now + b.pollInterval / 2)
         do {
             let p = try b.read(now: now)
-            let before = altitudeEstimator.altitude
-            let droppedBefore = altitudeEstimator.dropped
-            altitudeEstimator.add(p)
-            if altitudeEstimator.dropped > droppedBefore {
+            let droppedBefore = pipeline.altitudeDropped
+            if pipeline.add(pressure: p) { update.altitudeChanged = true }
+            update.pressures.append(p)
+            if pipeline.altitudeDropped > droppedBefore {
                 log.log("barometer bad sample", "motion: dropped pressure \(p.kilopascals) kPa from \(b.name)")
-            } else {
-                lastPressure = p.kilopascals
             }
-            if altitudeEstimator.altitude != before { update.altitudeChanged = true }
         } catch {
             switch error {
             case .gone(let why):

@@ -27,6 +27,8 @@ public struct TraceReader {
     public let source: String
     public private(set) var lineNumber = 0
     public private(set) var version = TraceReader.supportedVersion
+    /// The settings the header named (empty for a trace without one).
+    public private(set) var header = TraceHeader()
     private var sawContent = false
     private var lastTime: Double?
 
@@ -34,13 +36,18 @@ public struct TraceReader {
 
     /// Parses the whole text. Lines end at "\n" or "\r\n".
     public static func records(in text: String, source: String = "trace") throws(TraceError) -> [TraceRecord] {
+        try trace(in: text, source: source).records
+    }
+
+    /// Parses the whole text: the header's settings and the records.
+    public static func trace(in text: String, source: String = "trace") throws(TraceError) -> (header: TraceHeader, records: [TraceRecord]) {
         var reader = TraceReader(source: source)
         var records: [TraceRecord] = []
         // "\r\n" is a single Character in Swift, so it is a separator of its own.
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             if let record = try reader.read(line: line) { records.append(record) }
         }
-        return records
+        return (reader.header, records)
     }
 
     /// Feeds the next line; returns its record, or nil for a header, blank or comment line.
@@ -89,24 +96,27 @@ public struct TraceReader {
                 throw problem("field \"id\" must be a non-negative integer, not \(FlatJSONPrinter.number(id))")
             }
             payload = .touch(phase: phase, id: Int(id), x: try object.number("x", at: self), y: try object.number("y", at: self))
-        case "accel":
+        case "accel", "gravity":
+            // Samples are recorded before validation: a sensor's NaN or infinity is written
+            // as "nan", "inf" or "-inf" so that a replay drops it as the stand did.
             try object.allow(["t", "type", "x", "y", "z"], at: self)
-            payload = .accel(x: try object.number("x", at: self), y: try object.number("y", at: self), z: try object.number("z", at: self))
+            let x = try object.sample("x", at: self), y = try object.sample("y", at: self), z = try object.sample("z", at: self)
+            payload = type == "accel" ? .accel(x: x, y: y, z: z) : .gravity(x: x, y: y, z: z)
         case "pressure":
             try object.allow(["t", "type", "kpa"], at: self)
-            payload = .pressure(kpa: try object.number("kpa", at: self))
+            payload = .pressure(kpa: try object.sample("kpa", at: self))
         case "checkpoint":
             try object.allow(["t", "type", "name"], at: self)
             payload = .checkpoint(name: try object.string("name", at: self))
         default:
-            throw problem("unknown type \"\(type)\" (expected touch, accel, pressure or checkpoint)")
+            throw problem("unknown type \"\(type)\" (expected touch, accel, gravity, pressure or checkpoint)")
         }
         lastTime = t
         return TraceRecord(t: t, payload)
     }
 
     private mutating func readHeader(_ object: FieldReader) throws(TraceError) {
-        try object.allow(["trace", "version"], at: self)
+        try object.allow(TraceHeader.keys, at: self)
         let name = try object.string("trace", at: self)
         guard name == "motionkiosk" else { throw problem("not a motionkiosk trace (header says \"\(name)\")") }
         let v = try object.number("version", at: self)
@@ -114,6 +124,27 @@ public struct TraceReader {
             throw problem("unsupported trace version \(FlatJSONPrinter.number(v)) (this reader knows version \(TraceReader.supportedVersion))")
         }
         version = TraceReader.supportedVersion
+        var h = TraceHeader()
+        if object.has("exhibit") { h.exhibit = try object.string("exhibit", at: self) }
+        if object.has("width") { h.width = try object.integer("width", in: 1...8192, at: self) }
+        if object.has("height") { h.height = try object.integer("height", in: 1...8192, at: self) }
+        if object.has("rotation") {
+            let r = try object.integer("rotation", in: 0...270, at: self)
+            guard r % 90 == 0 else { throw problem("field \"rotation\" must be 0, 90, 180 or 270, not \(r)") }
+            h.rotation = r
+        }
+        if object.has("seed") {
+            let text = try object.string("seed", at: self)
+            guard let seed = UInt64(text) else { throw problem("field \"seed\" must be a whole number from 0 to 2^64-1 in quotes, not \"\(text)\"") }
+            h.seed = seed
+        }
+        if object.has("mount") { h.mount = try object.string("mount", at: self) }
+        if object.has("gravity_time_constant_ms") {
+            h.gravityTimeConstantMilliseconds = try object.number("gravity_time_constant_ms", in: 0...60_000, at: self)
+        }
+        if object.has("shake_threshold") { h.shakeThreshold = try object.number("shake_threshold", in: 0...1000, at: self) }
+        if object.has("stuck_after_ms") { h.stuckAfterMilliseconds = try object.number("stuck_after_ms", in: 0...86_400_000, at: self) }
+        header = h
     }
 
     func problem(_ text: String) -> TraceError {
@@ -144,6 +175,31 @@ private struct FieldReader {
         let v = try value(key, at: reader)
         guard case let .string(s) = v else { throw reader.problem("field \"\(key)\" must be a string, not \(v.kindName)") }
         return s
+    }
+
+    func number(_ key: String, in range: ClosedRange<Double>, at reader: TraceReader) throws(TraceError) -> Double {
+        let n = try number(key, at: reader)
+        guard range.contains(n) else {
+            throw reader.problem("field \"\(key)\" must be from \(FlatJSONPrinter.number(range.lowerBound)) to \(FlatJSONPrinter.number(range.upperBound)), not \(FlatJSONPrinter.number(n))")
+        }
+        return n
+    }
+
+    func integer(_ key: String, in range: ClosedRange<Int>, at reader: TraceReader) throws(TraceError) -> Int {
+        let n = try number(key, in: Double(range.lowerBound)...Double(range.upperBound), at: reader)
+        guard n == n.rounded() else { throw reader.problem("field \"\(key)\" must be a whole number, not \(FlatJSONPrinter.number(n))") }
+        return Int(n)
+    }
+
+    /// A sensor component: a number, or "nan", "inf", "-inf" for what a sensor really said.
+    func sample(_ key: String, at reader: TraceReader) throws(TraceError) -> Double {
+        switch try value(key, at: reader) {
+        case .number(let n): return n
+        case .string("nan"): return .nan
+        case .string("inf"): return .infinity
+        case .string("-inf"): return -.infinity
+        case let v: throw reader.problem("field \"\(key)\" must be a number (or \"nan\", \"inf\", \"-inf\"), not \(v.kindName)")
+        }
     }
 
     func allow(_ keys: [String], at reader: TraceReader) throws(TraceError) {

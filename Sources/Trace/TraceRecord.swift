@@ -9,6 +9,9 @@ public struct TraceRecord: Equatable, Sendable {
         case touch(phase: TouchPhase, id: Int, x: Double, y: Double)
         /// m/s², screen-frame axes (x to the right edge, y to the top edge, z out of the glass).
         case accel(x: Double, y: Double, z: Double)
+        /// Gravity set directly by a source that measures nothing (arrow keys, fixed down
+        /// gravity), screen frame, m/s²: taken without filtering.
+        case gravity(x: Double, y: Double, z: Double)
         case pressure(kpa: Double)
         case checkpoint(name: String)
 
@@ -16,6 +19,7 @@ public struct TraceRecord: Equatable, Sendable {
             switch self {
             case .touch: return "touch"
             case .accel: return "accel"
+            case .gravity: return "gravity"
             case .pressure: return "pressure"
             case .checkpoint: return "checkpoint"
             }

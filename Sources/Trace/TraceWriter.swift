@@ -58,7 +58,7 @@ public final class TraceWriter {
         case dropped
     }
 
-    public static let header = "{\"trace\":\"motionkiosk\",\"version\":\(TraceReader.supportedVersion)}\n"
+    public static let header = TraceHeader().line + "\n"
     /// Room kept for the closing comment of a `.stop` bound.
     static let stopNoteReserve = 96
     /// The smallest bound accepted: the header, the closing comment and a few records.
@@ -66,6 +66,8 @@ public final class TraceWriter {
 
     public let sink: TraceSink
     public let bound: Bound
+    /// The first line of every segment.
+    public let headerLine: String
     public private(set) var segmentBytes = 0
     public private(set) var totalBytes = 0
     public private(set) var segment = 0
@@ -73,7 +75,7 @@ public final class TraceWriter {
     public private(set) var droppedRecords = 0
     private var lastTime: Double?
 
-    public init(sink: TraceSink, bound: Bound = .unbounded) throws {
+    public init(sink: TraceSink, bound: Bound = .unbounded, header: TraceHeader = TraceHeader()) throws {
         let minimum = TraceWriter.minimumBound
         switch bound {
         case .unbounded: break
@@ -82,7 +84,8 @@ public final class TraceWriter {
         }
         self.sink = sink
         self.bound = bound
-        try emit(TraceWriter.header)
+        headerLine = header.line + "\n"
+        try emit(headerLine)
     }
 
     /// The line for a record, without the newline.
@@ -98,14 +101,22 @@ public final class TraceWriter {
         case let .touch(phase, id, x, y):
             guard id >= 0 else { throw .negativeTouchID(id) }
             s += ",\"phase\":\"\(phase.rawValue)\",\"id\":\(id),\"x\":\(try num(x, "x")),\"y\":\(try num(y, "y"))"
-        case let .accel(x, y, z):
-            s += ",\"x\":\(try num(x, "x")),\"y\":\(try num(y, "y")),\"z\":\(try num(z, "z"))"
+        case let .accel(x, y, z), let .gravity(x, y, z):
+            s += ",\"x\":\(sensorValue(x)),\"y\":\(sensorValue(y)),\"z\":\(sensorValue(z))"
         case let .pressure(kpa):
-            s += ",\"kpa\":\(try num(kpa, "kpa"))"
+            s += ",\"kpa\":\(sensorValue(kpa))"
         case let .checkpoint(name):
             s += ",\"name\":" + FlatJSONPrinter.string(name)
         }
         return s + "}"
+    }
+
+    /// What a sensor said, even NaN ("nan", "inf", "-inf"): a replay must drop it as the
+    /// stand did.
+    static func sensorValue(_ v: Double) -> String {
+        if v.isNaN { return "\"nan\"" }
+        if v.isInfinite { return v > 0 ? "\"inf\"" : "\"-inf\"" }
+        return FlatJSONPrinter.number(v)
     }
 
     /// A whole trace as text, header included.
@@ -134,11 +145,11 @@ public final class TraceWriter {
                 return .dropped
             }
         case let .roll(limit):
-            if segmentBytes + size > limit && segmentBytes > TraceWriter.header.utf8.count {
+            if segmentBytes + size > limit && segmentBytes > headerLine.utf8.count {
                 try sink.startNewSegment()
                 segment += 1
                 segmentBytes = 0
-                try emit(TraceWriter.header)
+                try emit(headerLine)
                 outcome = .rolled(segment: segment)
             }
         }

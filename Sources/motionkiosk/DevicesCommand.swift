@@ -22,7 +22,7 @@ struct Devices: ParsableCommand {
         let system = LinuxSystem.shared
         let drm = LibDRM()
         let udev = try? LibUdev()
-        let config = displayOptions.drmConfiguration
+        let config = displayOptions.settings.drm
 
         print("DRM cards:")
         let paths = config.cardPath.map { [$0] } ?? drmCardPaths(udev: udev, system: system)

@@ -5,6 +5,7 @@ import ArgumentParser
 import Geometry
 import Platform
 import Raster
+import KioskRuntime
 import Syscalls
 
 /// Lines on stdout, written at once (print() buffers when stdout is a pipe or a file, and
@@ -20,13 +21,7 @@ struct DisplayFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Where frames go.
-enum DisplayKind: String, ExpressibleByArgument, CaseIterable {
-    /// DRM when a connected display can be driven, otherwise the virtual panel.
-    case auto
-    case drm
-    case virtual
-}
+extension DisplayKind: ExpressibleByArgument {}
 
 /// The display options shared by the kiosk and the installer commands.
 struct DisplayOptions: ParsableArguments {
@@ -65,81 +60,20 @@ struct DisplayOptions: ParsableArguments {
         guard buffers == 2 || buffers == 3 else { throw ValidationError("--buffers must be 2 or 3 (got \(buffers))") }
     }
 
-    var drmConfiguration: DRMDisplayConfiguration {
-        DRMDisplayConfiguration(cardPath: card, connectorName: connector, mode: mode,
-                                orientation: OrientationSetting(rotation) ?? .auto,
-                                format: PixelFormat(rawValue: format) ?? .xrgb8888, bufferCount: buffers,
-                                allowAtomic: !legacyModeset)
-    }
-}
-
-extension DisplayOptions {
-    /// The in-memory panel: `--mode` sets its native size (default portrait 480x800), and
-    /// `--rotation` turns it as it would a real panel.
-    func virtualPanel() -> VirtualPanel {
-        var width = 480, height = 800
+    /// What the runtime takes; `--mode` also sizes the virtual panel (default portrait 480x800).
+    var settings: DisplaySettings {
+        var s = DisplaySettings()
+        s.kind = display
+        s.drm = DRMDisplayConfiguration(cardPath: card, connectorName: connector, mode: mode,
+                                        orientation: OrientationSetting(rotation) ?? .auto,
+                                        format: PixelFormat(rawValue: format) ?? .xrgb8888, bufferCount: buffers,
+                                        allowAtomic: !legacyModeset)
         if let mode {
             let size = mode.split(separator: "@")[0].split(separator: "x").compactMap { Int($0) }
-            if size.count == 2, size[0] > 0, size[1] > 0 { width = size[0]; height = size[1] }
+            if size.count == 2, (1...8192).contains(size[0]), (1...8192).contains(size[1]) {
+                s.virtualWidth = size[0]; s.virtualHeight = size[1]
+            }
         }
-        let rotation = panelRotation(OrientationSetting(self.rotation) ?? .auto, panelOrientation: nil, width: width, height: height)
-        let format = PixelFormat(rawValue: self.format) ?? .xrgb8888
-        return VirtualPanel(screen: ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation), scanoutFormat: format)
+        return s
     }
-}
-
-/// The outcome of choosing a display under `--display`.
-enum DisplayChoice {
-    case drm(DumbBufferDisplay)
-    /// `--display drm` and nothing connected yet: wait for a hotplug.
-    case waitForHotplug(DisplaySetupError)
-    case virtual(reason: String)
-}
-
-func chooseDisplay(_ options: DisplayOptions, udev: (any UdevCalls)?, clock: any Clock) throws -> DisplayChoice {
-    if options.display == .virtual { return .virtual(reason: "--display virtual") }
-    do {
-        let d = try openDRMDisplay(config: options.drmConfiguration, system: LinuxSystem.shared, drm: LibDRM(),
-                                   udev: udev, clock: clock)
-        return .drm(d)
-    } catch {
-        if options.display == .drm {
-            if isWaitingForHotplug(error) { return .waitForHotplug(error) }
-            throw DisplayFailure(error.description)
-        }
-        return .virtual(reason: error.description)
-    }
-}
-
-/// Ends `loop` on SIGTERM or SIGINT (saying which) and, when `seconds` is given, after that
-/// long. Returns the timer, which must stay alive as long as the loop runs.
-func leaveOnSignals(_ loop: EventLoop, orAfter seconds: Double?, say: @escaping (String) -> Void) throws -> LoopTimer? {
-    try loop.onSignals([SIGTERM, SIGINT]) { signal in
-        say("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): leaving")
-        loop.stop()
-    }
-    guard let seconds else { return nil }
-    let timer = try loop.addTimer { loop.stop() }
-    try timer.arm(after: .fromSeconds(seconds))
-    return timer
-}
-
-/// Nothing connected yet: waits for udev to announce a display, opens it and hands it to
-/// `start`. The returned wait must stay alive as long as the loop runs.
-func waitForDisplay(_ why: DisplaySetupError, options: DisplayOptions, udev: (any UdevCalls)?, loop: EventLoop,
-                    clock: any Clock, say: @escaping (String) -> Void,
-                    start: @escaping (DumbBufferDisplay) throws -> Void) throws -> DRMHotplugWait {
-    guard let udev else { throw DisplayFailure("\(why); udev is not available to wait for a display") }
-    say("\(why); waiting for a display to be connected")
-    let config = options.drmConfiguration
-    return try DRMHotplugWait(
-        udev: udev, loop: loop,
-        open: { () throws(DisplaySetupError) -> DumbBufferDisplay in
-            try openDRMDisplay(config: config, system: LinuxSystem.shared, drm: LibDRM(), udev: udev, clock: clock)
-        },
-        ready: { display in
-            say("a display was connected")
-            do { try start(display) } catch { say("\(error)"); loop.stop() }
-        },
-        failed: { error in say("\(error)"); loop.stop() })
 }

@@ -1,5 +1,6 @@
 import Diagnostics
 import Exhibits
+import KioskRuntime
 import Platform
 import Raster
 import Trace
@@ -13,7 +14,7 @@ func writePreviews(settings: KioskApp.Settings, fonts: FontSet, log: Log, folder
     var launcherSettings = settings
     launcherSettings.initialExhibit = nil
     launcherSettings.locked = nil
-    let launcher = ReplayRunner(settings: launcherSettings, display: launcherPanel, fonts: fonts, log: log)
+    let launcher = try ReplayRunner(settings: launcherSettings, display: launcherPanel, fonts: fonts, log: log)
     try launcher.run([.init(t: 0, .checkpoint(name: "launcher"))]) { checkpoint in
         try writePNG(checkpoint.frame, to: folder + "/launcher.png")
         written.append(folder + "/launcher.png")

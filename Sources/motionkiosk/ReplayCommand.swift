@@ -2,6 +2,8 @@ import ArgumentParser
 import Diagnostics
 import Exhibits
 import Geometry
+import KioskRuntime
+import Sensors
 import Platform
 import Raster
 import Trace
@@ -18,44 +20,55 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "Trace file (JSON Lines).")
     var trace: String
 
-    @Option(help: "Exhibit to run, or 'launcher' for the whole kiosk from its launcher (idle timer included).")
-    var exhibit: String
+    @Option(help: "Exhibit to run, or 'launcher' for the whole kiosk from its launcher (idle timer included) (default: the trace header's, else launcher).")
+    var exhibit: String?
 
-    @Option(help: "Portrait size WIDTHxHEIGHT.")
-    var size: String = "480x800"
+    @Option(help: "Portrait size WIDTHxHEIGHT (default: the trace header's, else 480x800).")
+    var size: String?
 
-    @Option(help: "Seed of the kiosk's random generator.")
-    var seed: UInt64 = 1
+    @Option(help: "Seed of the kiosk's random generator (default: the trace header's, else 1).")
+    var seed: UInt64?
 
     @Option(help: "Folder for <checkpoint>.png and <checkpoint>.json (created if missing).")
     var out: String
 
     func run() throws {
-        guard let (width, height) = parseSize(size) else {
-            printError("--size '\(size)': expected WIDTHxHEIGHT, e.g. 480x800")
-            throw ExitCode(2)
-        }
-        guard exhibit == "launcher" || ExhibitCatalog.type(named: exhibit) != nil else {
-            printError("--exhibit '\(exhibit)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
-            throw ExitCode(2)
-        }
         let text: String
         do { text = try readTextFile(trace) } catch {
             printError("\(trace): \(error)")
             throw ExitCode(2)
         }
+        let header: TraceHeader
         let records: [TraceRecord]
-        do { records = try TraceReader.records(in: text, source: trace) } catch {
+        do { (header, records) = try TraceReader.trace(in: text, source: trace) } catch {
             printError(error.description)
             throw ExitCode(2)
         }
+        // The stand's settings from the header, unless the command line says otherwise.
+        var width = header.width ?? 480, height = header.height ?? 800
+        if let size {
+            guard let (w, h) = parseSize(size) else {
+                printError("--size '\(size)': expected WIDTHxHEIGHT, e.g. 480x800")
+                throw ExitCode(2)
+            }
+            width = w; height = h
+        }
+        let exhibit = self.exhibit ?? header.exhibit ?? "launcher"
+        guard exhibit == "launcher" || ExhibitCatalog.type(named: exhibit) != nil else {
+            printError("--exhibit '\(exhibit)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+            throw ExitCode(2)
+        }
+        var motion = MotionSettings()
+        if let ms = header.gravityTimeConstantMilliseconds { motion.gravityTimeConstant = ms / 1000 }
+        if let threshold = header.shakeThreshold { motion.shakeThreshold = threshold }
+        if let ms = header.stuckAfterMilliseconds { motion.stuckAfter = ms > 0 ? Microseconds(ms * 1000) : nil }
         try makeDirectories(out)
 
-        let settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed)
+        let settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed ?? header.seed ?? 1)
         let log = Log(minimum: .warning)
         let fonts = try FontSet()
         let panel = VirtualPanel(width: width, height: height)
-        let runner = ReplayRunner(settings: settings, display: panel, fonts: fonts, log: log)
+        let runner = try ReplayRunner(settings: settings, display: panel, fonts: fonts, log: log, motion: motion)
         var written = 0
         try runner.run(records) { checkpoint in
             let base = out + "/" + safeFileName(checkpoint.name)

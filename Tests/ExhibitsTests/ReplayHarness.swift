@@ -1,5 +1,6 @@
 import Diagnostics
 import Geometry
+import KioskRuntime
 import Platform
 import Raster
 import Sensors
@@ -125,7 +126,7 @@ func replay(_ trace: String, exhibit: String, width: Int = 480, height: Int = 80
     configure(&settings)
     let records = try TraceReader.records(in: trace, source: "test trace")
     let panel = VirtualPanel(width: width, height: height)
-    let runner = ReplayRunner(settings: settings, display: panel, fonts: try FontSet(), log: Log(minimum: .error))
+    let runner = try ReplayRunner(settings: settings, display: panel, fonts: try FontSet(), log: Log(minimum: .error))
     var result = ReplayResult(app: runner.app)
     try runner.run(records) { checkpoint in
         result.states[checkpoint.name] = checkpoint.state

@@ -242,14 +242,13 @@ final class FakeEvents: EventCalls {
     }
 
     @Test func readsInPanelPixelsAndReportsEachDeniedDeviceOnce() throws {
-        let loop = try EventLoop(events: FakeEvents())
         let source = ScriptedSource()
         source.deniedDevices = ["/dev/input/event5"]
         source.batches = [[.deviceAdded(InputDeviceInfo(id: 1, name: "kbd", sysname: "event0", capabilities: [.keyboard], isTouchscreen: false))],
                           [.touchDown(device: 2, slot: 0, x: 799.5, y: 0.5, time: 3), .touchFrame(device: 2, time: 3)]]
         var got: [InputEvent] = []
-        let input = try TouchInput(source: source, screen: ScreenTransform(portraitWidth: 480, portraitHeight: 800, rotation: .r90),
-                                   loop: loop) { got.append($0) }
+        let input = TouchInput(source: source, screen: ScreenTransform(portraitWidth: 480, portraitHeight: 800, rotation: .r90)) { got.append($0) }
+        input.dispatch()
         input.dispatch()
         #expect(source.sizes.allSatisfy { $0 == (800, 480) })
         #expect(got.count == 3)

@@ -70,7 +70,7 @@ struct TraceReadingTests {
         ("{\"t\":0,\"t\":1,\"type\":\"touch\"}", 1, "bad JSON at column 8: duplicate key \"t\""),
         ("{\"t\":0,\"type\":\"touch\"} x", 1, "bad JSON at column 24: unexpected text after the object"),
         ("{\"t\":nul,\"type\":\"touch\"}", 1, "bad JSON at column 9: expected null"),
-        ("\n\n{\"t\":0,\"type\":\"tilt\",\"x\":1}", 3, "unknown type \"tilt\" (expected touch, accel, pressure or checkpoint)"),
+        ("\n\n{\"t\":0,\"type\":\"tilt\",\"x\":1}", 3, "unknown type \"tilt\" (expected touch, accel, gravity, pressure or checkpoint)"),
         ("{\"t\":0,\"phase\":\"down\"}", 1, "missing field \"type\""),
         ("{\"type\":\"pressure\",\"kpa\":100}", 1, "missing field \"t\""),
         ("{\"t\":0,\"type\":\"touch\",\"phase\":\"down\",\"id\":0,\"x\":1}", 1, "missing field \"y\""),
@@ -159,10 +159,43 @@ struct TraceWritingTests {
         let writer = try TraceWriter(sink: MemoryTraceSink())
         try writer.append(TraceRecord(t: 10, .pressure(kpa: 1)))
         #expect(throws: TraceWriteError.timeGoesBackwards(t: 5, after: 10)) { try writer.append(TraceRecord(t: 5, .pressure(kpa: 1))) }
-        #expect(throws: TraceWriteError.nonFiniteNumber(field: "kpa")) { try writer.append(TraceRecord(t: 11, .pressure(kpa: .nan))) }
-        #expect(throws: TraceWriteError.nonFiniteNumber(field: "x")) { try writer.append(TraceRecord(t: 11, .accel(x: .infinity, y: 0, z: 0))) }
+        #expect(throws: TraceWriteError.nonFiniteNumber(field: "x")) { try writer.append(TraceRecord(t: 11, .touch(phase: .move, id: 0, x: .nan, y: 0))) }
+        #expect(throws: TraceWriteError.nonFiniteNumber(field: "t")) { try writer.append(TraceRecord(t: .infinity, .pressure(kpa: 1))) }
         #expect(throws: TraceWriteError.negativeTime(-1)) { try TraceWriter.line(for: TraceRecord(t: -1, .pressure(kpa: 1))) }
         #expect(throws: TraceWriteError.negativeTouchID(-2)) { try TraceWriter.line(for: TraceRecord(t: 1, .touch(phase: .down, id: -2, x: 0, y: 0))) }
+    }
+
+    @Test("what a sensor said is written as it was, NaN and infinity included, and reads back the same")
+    func sensorGarbageRoundTrips() throws {
+        let records = [TraceRecord(t: 1, .accel(x: .nan, y: .infinity, z: -.infinity)), TraceRecord(t: 2, .accel(x: 1e300, y: 0, z: 9.8)),
+                       TraceRecord(t: 3, .gravity(x: 0, y: 9.80665, z: 0)), TraceRecord(t: 4, .pressure(kpa: .nan))]
+        let text = try TraceWriter.text(for: records)
+        #expect(text.contains(#""x":"nan","y":"inf","z":"-inf""#))
+        let back = try TraceReader.records(in: text)
+        #expect(back.count == 4)
+        guard case let .accel(x, y, z) = back[0].payload else { Issue.record("not accel"); return }
+        #expect(x.isNaN && y == .infinity && z == -.infinity)
+        #expect(back[1] == records[1] && back[2] == records[2])
+        guard case let .pressure(kpa) = back[3].payload else { Issue.record("not pressure"); return }
+        #expect(kpa.isNaN)
+    }
+
+    @Test("the header carries the stand's settings and reads back; bad values name the field")
+    func headerSettings() throws {
+        var h = TraceHeader()
+        h.exhibit = "tilt-box"; h.width = 720; h.height = 1280; h.rotation = 90; h.seed = UInt64.max
+        h.mount = "0, 1, 0; -1, 0, 0; 0, 0, 1"; h.gravityTimeConstantMilliseconds = 250; h.shakeThreshold = 11.5; h.stuckAfterMilliseconds = 0
+        let sink = MemoryTraceSink()
+        let writer = try TraceWriter(sink: sink, header: h)
+        try writer.append(TraceRecord(t: 5, .checkpoint(name: "a")))
+        let (header, records) = try TraceReader.trace(in: sink.text)
+        #expect(header == h && records.count == 1)
+        #expect(throws: TraceError(source: "trace", line: 1, problem: "field \"rotation\" must be 0, 90, 180 or 270, not 45")) {
+            try TraceReader.trace(in: #"{"trace":"motionkiosk","version":1,"rotation":45}"#)
+        }
+        #expect(throws: TraceError(source: "trace", line: 1, problem: "field \"width\" must be from 1 to 8192, not 1e+300")) {
+            try TraceReader.trace(in: #"{"trace":"motionkiosk","version":1,"width":1e300}"#)
+        }
     }
 
     @Test("a bound too small for the header and the closing note is refused")

@@ -5,10 +5,10 @@ import Raster
 /// marker in each corner (a wrong rotation or mirror is obvious), an arrow pointing to the
 /// portrait top, colour bars, and a dot under every finger. Drawn with whole pixels only,
 /// so every redraw of a rectangle gives the same bytes.
-struct TestPattern {
-    let width: Int
-    let height: Int
-    var fingers: [Int: Vec2] = [:]
+public struct TestPattern {
+    public let width: Int
+    public let height: Int
+    public var fingers: [Int: Vec2] = [:]
 
     static let background: UInt32 = 0x202020
     static let gridLine: UInt32 = 0x505050
@@ -20,16 +20,16 @@ struct TestPattern {
     static let markerSize = 32
     static let fingerRadius = 24
 
-    init(width: Int, height: Int) { self.width = width; self.height = height }
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
 
     /// The pixels a finger's dot covers.
-    func dotRect(_ p: Vec2) -> PixelRect {
+    public func dotRect(_ p: Vec2) -> PixelRect {
         let r = Self.fingerRadius
         return PixelRect(x: Int(p.x.rounded(.down)) - r, y: Int(p.y.rounded(.down)) - r, width: 2 * r + 1, height: 2 * r + 1)
     }
 
     /// Redraws everything inside `clip`.
-    func draw(into buffer: PixelBuffer, clip: PixelRect) {
+    public func draw(into buffer: PixelBuffer, clip: PixelRect) {
         let clip = clip.intersection(buffer.bounds)
         if clip.isEmpty { return }
         fill(buffer, clip, Self.background, clip)

@@ -1,0 +1,35 @@
+import Geometry
+import Platform
+import Syscalls
+import Raster
+
+/// What a `FrameLoop` shows and drives: the kiosk (`KioskScene`) or the installer's test
+/// pattern (`TestPatternScene`). Pure logic over time, touches and motion; it draws into the
+/// display's back buffer when asked and says what changed.
+public protocol FrameContent: AnyObject {
+    /// Called once, when the display is known: size the content to its portrait screen.
+    func attach(to display: any Display, at time: Microseconds)
+    /// The content's own time (it never goes back).
+    var now: Microseconds { get }
+    /// Moves the content to `time`: deadlines, idle, physics.
+    func advance(to time: Microseconds)
+    /// One frame of touches, at its own time (the loop advanced to it first).
+    func handle(_ frame: TouchFrame)
+    /// An input device was found (at start or plugged in): say so in the content's words.
+    func inputAdded(_ info: InputDeviceInfo)
+    /// A touch device went away: its touches end as cancelled.
+    func deviceRemoved(_ device: Int, at time: Microseconds)
+    /// Filtered gravity (UIKit units, screen space) and altitude changed.
+    func motion(gravity: Vec2, altitude: Double?)
+    func shake()
+    /// A key with a meaning was pressed (the loop already acted on leave and tilt keys).
+    func key(_ command: KeyCommand)
+    /// True while frames must keep coming.
+    var isAnimating: Bool { get }
+    /// The next moment the content must wake with no input; nil = none.
+    var nextDeadline: Microseconds? { get }
+    /// Draws what changed into the back buffer; returns the portrait damage.
+    func render() -> [PixelRect]
+    /// What a summary line names as shown ("launcher", "tilt-box", …).
+    var summaryName: String { get }
+}

@@ -1,0 +1,353 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Diagnostics
+import Geometry
+import Platform
+import Raster
+import Sensors
+import Syscalls
+import Trace
+
+/// The kiosk's runtime: one loop that the stand (`run`), the test pattern (`pattern`),
+/// `replay` and the tests all drive. It owns the display and its pacing, touch input,
+/// motion sensors, the clock, the console, systemd's readiness and watchdog, the recorder,
+/// first-frame and summary logging, and leaving on SIGTERM/SIGINT.
+///
+/// One wake-up, whatever woke it (touch, flip event, timer, sensor):
+/// 1. touch frames that arrived are handled at their own times (the content is advanced
+///    to each frame's time first, so a deadline after it cannot fire before it);
+/// 2. motion samples likewise, at their times;
+/// 3. the content is advanced to now and, if the display's pacing allows, drawn and
+///    presented; the next wake is the flip event, the pacing timer while something moves,
+///    the content's next deadline, or nothing at all (zero wakeups at rest).
+public final class FrameLoop {
+    public let loop: EventLoop
+    public let clock: any Clock
+    public let log: Log
+    public let content: any FrameContent
+    public let settings: FrameLoopSettings
+    public private(set) var display: (any Display)?
+    /// Frames drawn and handed to the display.
+    public private(set) var framesPresented = 0
+    /// The content's start: trace times count from here.
+    public private(set) var contentStart: Microseconds = 0
+    /// Whether the first frame reached the screen (READY went to systemd then).
+    public private(set) var firstFrameShown = false
+
+    private var console: TextConsole?
+    private var input: TouchInput?
+    private var sensors: MotionSensors?
+    private var recorder: TraceRecorder?
+    private var wakeTimer: LoopTimer?
+    private var sensorTimer: LoopTimer?
+    private var sensorReaders: [Int32: UInt64] = [:]
+    private var keepAlive: [LoopTimer] = []
+    private let started: Microseconds
+    private var finished = false
+    private var summary = FrameSummary()
+
+    public init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, settings: FrameLoopSettings = FrameLoopSettings()) {
+        self.loop = loop; self.clock = clock; self.log = log; self.content = content; self.settings = settings
+        started = clock.now
+        loop.afterWake = { [unowned self] in self.wake() }
+    }
+
+    // MARK: Starting
+
+    /// Ends the loop on SIGTERM or SIGINT (saying which), and after `seconds` if given.
+    public func leaveOnSignals(orAfter seconds: Double? = nil) throws(SystemError) {
+        try loop.onSignals([SIGTERM, SIGINT]) { [unowned self] signal in
+            self.say("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): leaving")
+            self.loop.stop()
+        }
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return }
+        let timer = try loop.addTimer { [unowned self] in self.loop.stop() }
+        try timer.arm(after: Microseconds(min(seconds, 1e9) * 1e6))
+        keepAlive.append(timer)
+    }
+
+    /// Shows `content` on `display` from now on. `console` (a DRM display's VT) is given
+    /// back when the loop finishes.
+    public func start(display: any Display, console: TextConsole? = nil) throws(SystemError) {
+        self.display = display
+        self.console = console
+        if let note = console?.note { say(note) }
+        if let fd = display.flipEventDescriptor {
+            try loop.addReader(fd) { [unowned self] in self.flipEventsReady() }
+        } else if settings.announceReadyAtStart {
+            announceReady(status: display.name)
+        }
+        contentStart = clock.now
+        content.attach(to: display, at: contentStart)
+        wakeTimer = try loop.addTimer {}
+        try startHousekeeping()
+        recorder?.begin(at: contentStart)
+        wake()
+    }
+
+    /// Touch from `source` (libinput, or a scripted source in tests), mapped through the
+    /// display's screen transform. Call after `start`.
+    public func attachInput(_ source: any InputEventSource) throws(SystemError) {
+        guard let display else { return }
+        let touch = TouchInput(source: source, screen: display.screen) { [unowned self] in self.deliver($0) }
+        input = touch
+        try loop.addReader(source.fd) { touch.dispatch() }
+        touch.dispatch()
+    }
+
+    /// Tilt, shakes and altitude from `sensors`. Call after `start`.
+    public func attachMotion(_ sensors: MotionSensors) {
+        self.sensors = sensors
+        sensorTimer = try? loop.addTimer {}
+        serviceSensors()
+        content.motion(gravity: sensors.worldGravity, altitude: sensors.altitude)
+    }
+
+    /// Records touches and motion samples, with the settings in `header`, from the start.
+    public func record(to writer: TraceWriter) {
+        recorder = TraceRecorder(writer: writer, log: log)
+        if display != nil { recorder?.begin(at: contentStart) }
+    }
+
+    // MARK: Input
+
+    /// One input event, as `TouchInput` translates it (or a replay produces it).
+    public func deliver(_ event: InputEvent) {
+        switch event {
+        case .touches(let frame):
+            // Input before time: the content reaches the frame's own time, then takes it.
+            let at = max(frame.time, content.now)
+            content.advance(to: at)
+            for e in frame.events {
+                if e.phase == .down { summary.touches += 1 }
+                recorder?.record(.touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y), at: at)
+            }
+            content.handle(frame)
+        case .key(let k):
+            guard k.pressed, let command = k.command else { return }
+            switch command {
+            case .leave: if settings.escapeLeaves { say("Escape: leaving"); loop.stop() }
+            case .tiltLeft: sensors?.arrowKeys?.press(.left)
+            case .tiltRight: sensors?.arrowKeys?.press(.right)
+            case .tiltUp: sensors?.arrowKeys?.press(.up)
+            case .tiltDown: sensors?.arrowKeys?.press(.down)
+            }
+            content.key(command)
+        case .deviceAdded(let info):
+            content.inputAdded(info)
+        case .permissionDenied(let path):
+            log.warning(InputEvent.permissionMessage(path))
+        case .deviceRemoved(let id):
+            content.deviceRemoved(id, at: content.now)
+        }
+    }
+
+    // MARK: Motion
+
+    private func serviceSensors() {
+        guard let sensors else { return }
+        let update = sensors.service()
+        apply(update)
+        // Readable descriptors change on hot-plug: keep the loop's set equal to the sensors'.
+        let wanted = sensors.fileDescriptors
+        for (fd, token) in sensorReaders where !wanted.contains(fd) { loop.removeReader(token); sensorReaders[fd] = nil }
+        for fd in wanted where sensorReaders[fd] == nil {
+            sensorReaders[fd] = try? loop.addReader(fd) {}
+        }
+        if let due = sensors.nextDeadline { try? sensorTimer?.arm(after: max(1, due - clock.now)) } else { sensorTimer?.disarm() }
+    }
+
+    /// The samples of one sensor read, each at its own time, as a replay applies them.
+    private func apply(_ update: MotionUpdate) {
+        guard let sensors else { return }
+        for reading in update.read {
+            let v = reading.sample.vector
+            let at = max(reading.sample.time, content.now)
+            recorder?.record(update.direct ? .gravity(x: v.x, y: v.y, z: v.z) : .accel(x: v.x, y: v.y, z: v.z), at: at)
+            applyMotion(reading, altitude: sensors.altitude, at: at)
+        }
+        for p in update.pressures {
+            let at = max(p.time, content.now)
+            recorder?.record(.pressure(kpa: p.kilopascals), at: at)
+            content.advance(to: at)
+        }
+        if update.altitudeChanged { content.motion(gravity: sensors.worldGravity, altitude: sensors.altitude) }
+    }
+
+    /// One accelerometer sample reaching the content: live and replay alike.
+    func applyMotion(_ reading: MotionReading, altitude: Double?, at time: Microseconds) {
+        content.advance(to: time)
+        guard case .accepted(let shake) = reading.outcome else { return }
+        content.motion(gravity: reading.worldGravity, altitude: altitude)
+        if shake != nil { content.shake() }
+    }
+
+    // MARK: Frames
+
+    /// One wake-up's work, after its handlers ran: input first, then motion, then time.
+    private func wake() {
+        if finished { return }
+        input?.dispatch()
+        serviceSensors()
+        guard let display else { return }
+        content.advance(to: clock.now)
+        switch display.frameDecision() {
+        case .waitForFlip:
+            return  // the flip event wakes the loop
+        case .waitUntil(let t):
+            try? wakeTimer?.arm(after: max(1, t - clock.now))
+            return
+        case .submitNow:
+            break
+        }
+        let begin = clock.now
+        let damage = content.render()
+        if !damage.isEmpty {
+            do { try display.present(damage: damage) } catch {
+                log.error("\(error)")
+                loop.stop()
+                return
+            }
+            framesPresented += 1
+            summary.frame(took: clock.now - begin)
+            if display.flipEventDescriptor == nil { frameShown() }
+        }
+        scheduleNext()
+    }
+
+    /// Draws now, whatever the pacing says (a replay's checkpoint).
+    func drawNow() {
+        guard let display else { return }
+        let damage = content.render()
+        if !damage.isEmpty, (try? display.present(damage: damage)) != nil { framesPresented += 1 }
+    }
+
+    private func scheduleNext() {
+        guard let display else { return }
+        if content.isAnimating {
+            switch display.frameDecision() {
+            case .waitForFlip: return
+            case .waitUntil(let t): try? wakeTimer?.arm(after: max(1, t - clock.now))
+            case .submitNow: try? wakeTimer?.arm(after: FrameLoopSettings.unpacedFrameInterval)
+            }
+            return
+        }
+        if let due = content.nextDeadline { try? wakeTimer?.arm(after: max(1, due - clock.now)) } else { wakeTimer?.disarm() }
+    }
+
+    private func flipEventsReady() {
+        guard let display else { return }
+        do { _ = try display.readFlipEvents() } catch {
+            log.error("\(error)")
+            loop.stop()
+            return
+        }
+        if display.framesShown > 0 { frameShown() }
+    }
+
+    private func frameShown() {
+        guard !firstFrameShown, let display else { return }
+        firstFrameShown = true
+        var line = settings.firstFrameLine(Double(clock.now - started) / 1000)
+        if let since = millisecondsSinceProcessStart() { line += ", \(fixed1(since)) ms after process start" }
+        // Written before the next frame is drawn: the back buffer still holds what is shown.
+        if let path = settings.frameFile {
+            do { try writePPM(display.backBuffer, to: path); line += ", frame written to \(path)" } catch {
+                line += ", writing \(path) failed: \(error)"
+            }
+        }
+        say(line)
+        if display.flipEventDescriptor != nil { announceReady(status: "showing \(display.name)") }
+    }
+
+    private func announceReady(status: String) {
+        try? settings.notifier?.ready(status: status)
+    }
+
+    // MARK: Housekeeping
+
+    private func startHousekeeping() throws(SystemError) {
+        if let notifier = settings.notifier, let interval = notifier.watchdogInterval {
+            let watchdog = try loop.addTimer { try? notifier.watchdog() }
+            try watchdog.arm(after: interval / 2, every: interval / 2)
+            keepAlive.append(watchdog)
+        }
+        let every = settings.summaryIntervalSeconds
+        if every > 0 {
+            let timer = try loop.addTimer { [unowned self] in
+                self.say(self.summary.line(seconds: every, showing: self.content.summaryName) + ", RSS \(residentKilobytes() / 1024) MB")
+                self.summary = FrameSummary()
+            }
+            try timer.arm(after: Microseconds(every) * 1_000_000, every: Microseconds(every) * 1_000_000)
+            keepAlive.append(timer)
+        }
+    }
+
+    /// Runs until leaving; then gives everything back (`finish`).
+    public func run() throws(SystemError) {
+        defer { finish() }
+        try loop.run()
+    }
+
+    /// Stops sensors and the recorder, gives the display and console back. Idempotent.
+    public func finish() {
+        guard !finished else { return }
+        finished = true
+        try? settings.notifier?.stopping()
+        sensors?.close()
+        recorder?.finish(at: content.now)
+        if let display {
+            let notesBefore = display.notes.count
+            display.restore()
+            console?.restore()
+            for note in display.notes.dropFirst(notesBefore) { say(note) }
+            if display.flipEventDescriptor != nil { say("console restored") }
+        }
+        say("stopped after \(loop.wakeups) wakeups, RSS \(residentKilobytes() / 1024) MB")
+    }
+
+    private func say(_ line: String) { settings.say?(line) ?? log.info(line) }
+}
+
+/// How a `FrameLoop` behaves around its content.
+public struct FrameLoopSettings {
+    /// Write the first frame that reached the screen here (binary PPM, portrait).
+    public var frameFile: String?
+    /// A summary line this often (0: never).
+    public var summaryIntervalSeconds = 0
+    /// systemd's notify socket (READY after the first frame, WATCHDOG, STOPPING).
+    public var notifier: SystemdNotifier?
+    /// Whether a display without flip events (the virtual panel) is READY at once.
+    public var announceReadyAtStart = true
+    /// Whether Escape ends the loop.
+    public var escapeLeaves = true
+    /// Where the loop's own lines go (the test pattern writes them to stdout at once);
+    /// nil: the log at info level.
+    public var say: ((String) -> Void)?
+    /// The start of the line that says the first frame reached the screen, given the
+    /// milliseconds since the loop started (the board tests read it).
+    public var firstFrameLine: (Double) -> String = { "first frame on screen \(fixed1($0)) ms after start" }
+    /// Frames while something moves on a display that lets every frame out at once.
+    public static let unpacedFrameInterval: Microseconds = 16_667
+
+    public init() {}
+}
+
+/// Frames and touches between two summary lines.
+struct FrameSummary {
+    var frames = 0
+    var touches = 0
+    var frameTimes: [Microseconds] = []
+
+    mutating func frame(took: Microseconds) {
+        frames += 1
+        if frameTimes.count < 20_000 { frameTimes.append(took) }
+    }
+
+    func line(seconds: Int, showing: String) -> String {
+        let sorted = frameTimes.sorted()
+        let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        return "summary: \(fixed1(Double(frames) / Double(max(1, seconds)))) fps, frame p99 \(fixed2(Double(p99) / 1000)) ms, \(touches) touches, \(showing)"
+    }
+}

@@ -1,0 +1,62 @@
+import Diagnostics
+import Exhibits
+import Geometry
+import Platform
+import Raster
+import Syscalls
+
+/// The kiosk as frame content: the launcher, exhibits, idle and attract (`KioskApp`), drawn
+/// by a `SceneRenderer` into the display's back buffer. Sized to the display on `attach`.
+public final class KioskScene: FrameContent {
+    public let settings: KioskApp.Settings
+    public let fonts: FontSet
+    public let log: Log
+    /// The app, once attached to a display.
+    public private(set) var app: KioskApp?
+    private var renderer: SceneRenderer?
+    /// Devices in use, shown by the commissioning screen (set before `attach`).
+    public var devices: [String] = []
+
+    public init(settings: KioskApp.Settings, fonts: FontSet, log: Log) {
+        self.settings = settings; self.fonts = fonts; self.log = log
+    }
+
+    public func attach(to display: any Display, at time: Microseconds) {
+        var s = settings
+        s.width = display.screen.portraitWidth
+        s.height = display.screen.portraitHeight
+        if !devices.isEmpty { s.devices = devices }
+        app = KioskApp(settings: s, fonts: fonts, log: log, start: time)
+        renderer = SceneRenderer(canvas: Canvas(buffer: display.backBuffer), fonts: fonts)
+    }
+
+    public var now: Microseconds { app?.now ?? 0 }
+    public func advance(to time: Microseconds) { app?.advance(to: time) }
+    public func handle(_ frame: TouchFrame) { app?.handle(frame) }
+    public func deviceRemoved(_ device: Int, at time: Microseconds) {
+        log.info("input removed: device \(device); its touches are cancelled")
+        app?.deviceRemoved(device, at: time)
+    }
+    public func inputAdded(_ info: InputDeviceInfo) {
+        log.info("input added: \(info.sysname) \"\(info.name)\"\(info.isTouchscreen ? " (touchscreen)" : "")")
+    }
+    public func motion(gravity: Vec2, altitude: Double?) { app?.motion(gravity: gravity, altitude: altitude) }
+    public func shake() { app?.shake() }
+    public func key(_ command: KeyCommand) {}
+    public var isAnimating: Bool { app?.isAnimating ?? false }
+    public var nextDeadline: Microseconds? { app?.nextDeadline }
+
+    public func render() -> [PixelRect] {
+        guard let app, let renderer else { return [] }
+        return app.render(with: renderer)
+    }
+
+    public var summaryName: String {
+        guard let app else { return "starting" }
+        switch app.screen {
+        case .launcher: return "launcher"
+        case .exhibit(let n): return n
+        case .attract(let n): return "launcher (attract: \(n))"
+        }
+    }
+}

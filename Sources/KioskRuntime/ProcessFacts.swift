@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Raster
+import Syscalls
+
+/// Resident memory of this process, from /proc/self/statm.
+public func residentKilobytes() -> Int {
+    guard let statm = try? LinuxSystem.shared.readSmallFile("/proc/self/statm") else { return 0 }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]), pages >= 0, pages < Int.max / 65_536 else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// Process age from /proc (start time in clock ticks since boot vs. uptime), 10 ms resolution.
+public func millisecondsSinceProcessStart() -> Double? {
+    guard let stat = try? LinuxSystem.shared.readSmallFile("/proc/self/stat"),
+          let uptime = try? LinuxSystem.shared.readSmallFile("/proc/uptime"),
+          let close = stat.lastIndex(of: ")") else { return nil }
+    // Fields after the command name: state is field 3, starttime field 22.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 19, let ticks = Double(fields[19]),
+          let up = Double(uptime.split(separator: " ").first ?? "") else { return nil }
+    let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+    return (up - ticks / hz) * 1000
+}
+
+/// Binary PPM (P6) of an XRGB8888 buffer: what the board test compares with the screendump.
+public func writePPM(_ buffer: PixelBuffer, to path: String) throws(SystemError) {
+    var bytes = Array("P6\n\(buffer.width) \(buffer.height)\n255\n".utf8)
+    bytes.reserveCapacity(bytes.count + buffer.width * buffer.height * 3)
+    for y in 0..<buffer.height {
+        let row = buffer.row32(y)
+        for x in 0..<buffer.width {
+            let p = row[x]
+            bytes.append(UInt8(truncatingIfNeeded: p >> 16)); bytes.append(UInt8(truncatingIfNeeded: p >> 8)); bytes.append(UInt8(truncatingIfNeeded: p))
+        }
+    }
+    let system = LinuxSystem.shared
+    let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    defer { system.close(fd) }
+    var offset = 0
+    while offset < bytes.count {
+        let written: Result<Int, SystemError> = bytes.withUnsafeBytes { b in
+            Result { () throws(SystemError) -> Int in try system.write(fd, from: UnsafeRawBufferPointer(rebasing: b[offset...])) }
+        }
+        let n = try written.get()
+        if n <= 0 { throw SystemError(errno: EIO, attempt: "write \(path)") }
+        offset += n
+    }
+}
+
+/// "12.3": one decimal, without Foundation.
+public func fixed1(_ v: Double) -> String {
+    guard v.isFinite, abs(v) < 1e15 else { return "\(v)" }
+    let tenths = Int((v * 10).rounded())
+    let sign = tenths < 0 ? "-" : ""
+    return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
+}
+
+/// "12.34": two decimals, without Foundation.
+public func fixed2(_ v: Double) -> String {
+    guard v.isFinite, abs(v) < 1e15 else { return "\(v)" }
+    let hundredths = Int((v * 100).rounded())
+    let sign = hundredths < 0 ? "-" : ""
+    let frac = abs(hundredths) % 100
+    return "\(sign)\(abs(hundredths) / 100).\(frac < 10 ? "0" : "")\(frac)"
+}

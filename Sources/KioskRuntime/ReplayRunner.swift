@@ -1,0 +1,144 @@
+import Diagnostics
+import Exhibits
+import Geometry
+import Platform
+import Raster
+import Sensors
+import Syscalls
+import Trace
+
+/// Plays a trace through the same `FrameLoop` the stand runs, on a virtual clock from 0:
+/// touches are delivered at their times, motion samples go through the same
+/// `MotionPipeline` with the trace's settings, frames come at 60 per virtual second while
+/// something moves and not at all at rest (a long idle gap costs nothing), and at each
+/// checkpoint the frame and the state are handed out. The same seed and trace give the
+/// same output, byte for byte.
+public final class ReplayRunner {
+    public struct Checkpoint {
+        public var name: String
+        public var time: Microseconds
+        public var state: JSONValue
+        /// The portrait frame as drawn at the checkpoint.
+        public var frame: PixelBuffer
+    }
+
+    public let app: KioskApp
+    public let display: any Display
+    private let events = VirtualEvents()
+    private let loop: EventLoop
+    private let frames: FrameLoop
+    private var motion: MotionPipeline
+    public var framesRendered: Int { frames.framesPresented }
+
+    /// `display` should let every frame out at once (a `VirtualPanel` without a clock): the
+    /// runner paces frames on its virtual clock.
+    public init(settings: KioskApp.Settings, display: any Display, fonts: FontSet, log: Log,
+                motion: MotionSettings = MotionSettings()) throws(SystemError) {
+        self.display = display
+        self.motion = MotionPipeline(settings: motion)
+        loop = try EventLoop(events: events)
+        let scene = KioskScene(settings: settings, fonts: fonts, log: log)
+        var quiet = FrameLoopSettings()
+        quiet.say = { _ in }
+        frames = FrameLoop(loop: loop, clock: MonotonicClock(events: events), log: log, content: scene, settings: quiet)
+        try frames.start(display: display)
+        guard let app = scene.app else { fatalError("a KioskScene has its app once attached") }
+        self.app = app
+    }
+
+    /// Runs the whole trace; `checkpoint` is called at each checkpoint record. Errors thrown
+    /// by `checkpoint` end the replay and are rethrown.
+    public func run<E: Error>(_ records: [TraceRecord], checkpoint: (Checkpoint) throws(E) -> Void) throws(E) {
+        var next = 0
+        var failure: E?
+        let feed = events.makeDescriptor()
+        withoutActuallyEscaping(checkpoint) { checkpoint in
+            let token = try? loop.addReader(feed) { [unowned self] in
+                self.events.consumed(feed)
+                let now = self.events.now
+                var touches: [TouchEvent] = []
+                var touchTime: Microseconds = 0
+                func flush() {
+                    guard !touches.isEmpty else { return }
+                    self.frames.deliver(.touches(TouchFrame(time: touchTime, events: touches)))
+                    touches.removeAll()
+                }
+                while next < records.count, records[next].microseconds <= now {
+                    let t = records[next].microseconds
+                    switch records[next].payload {
+                    case let .touch(phase, id, x, y):
+                        // Touch lines with equal t form one frame, as libinput delivers them.
+                        if touchTime != t { flush() }
+                        touchTime = t
+                        touches.append(TouchEvent(slot: id, phase: phase, position: Vec2(x, y), time: t, device: 0))
+                    case let .accel(x, y, z), let .gravity(x, y, z):
+                        flush()
+                        var direct = false
+                        if case .gravity = records[next].payload { direct = true }
+                        let sample = AccelerationSample(time: t, vector: Vec3(x, y, z))
+                        let outcome = self.motion.add(sample, direct: direct)
+                        self.frames.applyMotion(MotionReading(sample: sample, outcome: outcome, worldGravity: self.motion.worldGravity),
+                                                altitude: self.motion.altitude, at: t)
+                    case let .pressure(kpa):
+                        flush()
+                        self.frames.content.advance(to: t)
+                        if self.motion.add(pressure: PressureSample(time: t, kilopascals: kpa)) {
+                            self.frames.content.motion(gravity: self.motion.worldGravity, altitude: self.motion.altitude)
+                        }
+                    case let .checkpoint(name):
+                        flush()
+                        self.frames.content.advance(to: t)
+                        self.frames.drawNow()
+                        do throws(E) { try checkpoint(Checkpoint(name: name, time: t, state: self.app.state(), frame: self.display.backBuffer)) } catch {
+                            failure = error
+                            self.loop.stop()
+                            return
+                        }
+                    }
+                    next += 1
+                }
+                flush()
+                if next < records.count {
+                    self.events.makeReadable(feed, at: records[next].microseconds)
+                } else {
+                    self.loop.stop()
+                }
+            }
+            // The handler holds `checkpoint`: it must be gone when this closure returns.
+            defer { if let token { loop.removeReader(token) } }
+            if records.isEmpty { return }
+            events.makeReadable(feed, at: records[0].microseconds)
+            try? loop.run()
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// Plays an exhibit's built-in demo on a display and hands back its last frame: the
+/// previews a developer's machine or CI writes when no display can be driven.
+public enum DemoPreview {
+    /// Runs `name`'s demo to its end (plus `settle` for things to come to rest) and returns
+    /// the frame as it then stands, with the state.
+    public static func play(_ name: String, settings base: KioskApp.Settings, display: any Display, fonts: FontSet,
+                            log: Log, settle: Microseconds = 1_500_000) throws(SystemError) -> (frame: PixelBuffer, state: JSONValue)? {
+        guard let type = ExhibitCatalog.type(named: name) else { return nil }
+        var settings = base
+        settings.initialExhibit = name
+        settings.locked = nil
+        settings.idleTimeout = nil
+        settings.attractAfter = nil
+        // The demo placed on this screen exactly as the attract loop places it.
+        var records: [TraceRecord] = []
+        for frame in type.demoFrames(width: settings.width, height: settings.height) {
+            for e in frame.events {
+                records.append(TraceRecord(microseconds: frame.time, .touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y)))
+            }
+        }
+        let end = (records.last?.t ?? 0) + Double(settle) / 1000
+        records.append(TraceRecord(t: end, .checkpoint(name: "preview")))
+        let runner = try ReplayRunner(settings: settings, display: display, fonts: fonts, log: log)
+        var result: (PixelBuffer, JSONValue)?
+        runner.run(records) { checkpoint in result = (checkpoint.frame, checkpoint.state) }
+        return result
+    }
+}
