@@ -62,7 +62,7 @@ let package = Package(
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors"]),
         .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "KioskRuntime", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),
-        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "Exhibits", "Platform", "Syscalls", "Sensors", "Trace", "Geometry", "Raster", "Diagnostics"]),
+        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "SystemFakes", "Exhibits", "Platform", "Syscalls", "Sensors", "Trace", "Gestures", "Geometry", "Raster", "Diagnostics"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
         .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -71,6 +71,8 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "Geometry"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry", "Trace"]),
+        // Fakes below the platform seam (device nodes, DRM, udev), shared by the test targets.
+        .target(name: "SystemFakes", dependencies: ["Platform", "Syscalls", "Geometry"], path: "Tests/SystemFakes"),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry", "Trace", "SystemFakes"]),
     ]
 )

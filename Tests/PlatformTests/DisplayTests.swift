@@ -1,3 +1,4 @@
+import SystemFakes
 import Testing
 import Geometry
 import Raster

@@ -2,6 +2,7 @@ import Testing
 import Geometry
 import Syscalls
 @testable import Platform
+import SystemFakes
 
 @Suite struct TouchTranslatorTests {
     /// The finger on the panel pixel that shows portrait pixel (x, y) must land on that
@@ -82,48 +83,9 @@ import Syscalls
     }
 }
 
-/// epoll, timerfd and signalfd on a virtual clock: epoll_wait with nothing ready jumps the
-/// clock to the earliest armed timer.
-final class FakeEvents: EventCalls {
-    var now: Int64 = 0
-    var timers: [Int32: (deadline: Int64, interval: Int64)] = [:]
-    var watched: [Int32: UInt64] = [:]
-    var ready: Set<Int32> = []
-    var expirations: [Int32: UInt64] = [:]
-    var waits = 0
-    private var nextFd: Int32 = 100
-
-    func epollCreate() throws(SystemError) -> Int32 { 3 }
-    func epollAdd(_ epfd: Int32, fd: Int32, token: UInt64) throws(SystemError) { watched[fd] = token }
-    func epollRemove(_ epfd: Int32, fd: Int32) { watched[fd] = nil }
-    func epollWait(_ epfd: Int32, maxEvents: Int, timeoutMilliseconds: Int32) throws(SystemError) -> [UInt64] {
-        waits += 1
-        if ready.isEmpty, let (fd, t) = timers.filter({ $0.value.deadline > 0 }).min(by: { $0.value.deadline < $1.value.deadline }) {
-            now = max(now, t.deadline)
-            expirations[fd, default: 0] += 1
-            timers[fd] = t.interval > 0 ? (t.deadline + t.interval, t.interval) : (0, 0)
-            ready.insert(fd)
-        }
-        if ready.isEmpty { throw SystemError(errno: 4, attempt: "epoll_wait would block forever") }
-        return ready.sorted().compactMap { watched[$0] }
-    }
-    func timerCreate() throws(SystemError) -> Int32 { nextFd += 1; return nextFd }
-    func timerSet(_ fd: Int32, delay: Int64, interval: Int64) throws(SystemError) {
-        timers[fd] = delay > 0 ? (now + delay, interval) : (0, 0)
-    }
-    func drainTimer(_ fd: Int32) -> UInt64 {
-        ready.remove(fd)
-        defer { expirations[fd] = 0 }
-        return expirations[fd] ?? 0
-    }
-    func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32 { nextFd += 1; return nextFd }
-    func readSignal(_ fd: Int32) -> Int32? { ready.remove(fd) != nil ? 15 : nil }
-    func monotonicMicroseconds() -> Int64 { now }
-}
-
 @Suite struct EventLoopTests {
     @Test func timersFireInOrderOnTheVirtualClock() throws {
-        let events = FakeEvents()
+        let events = VirtualEvents()
         let loop = try EventLoop(events: events)
         var fired: [(String, Int64)] = []
         let slow = try loop.addTimer { fired.append(("slow", events.now)) }
@@ -137,54 +99,35 @@ final class FakeEvents: EventCalls {
     }
 
     @Test func disarmedTimersStaySilentAndReadersRunWhenReady() throws {
-        let events = FakeEvents()
+        let events = VirtualEvents()
         let loop = try EventLoop(events: events)
         let never = try loop.addTimer { Issue.record("a disarmed timer fired") }
         try never.arm(after: 5)
         never.disarm()
         #expect(!never.isArmed)
         var reads = 0
-        let token = try loop.addReader(42) { reads += 1; events.ready.remove(42); loop.stop() }
-        events.ready.insert(42)
+        let token = try loop.addReader(42) { reads += 1; events.consumed(42); loop.stop() }
+        events.makeReadable(42)
         try loop.run()
         #expect(reads == 1)
         loop.removeReader(token)
-        #expect(events.watched[42] == nil)
+        #expect(!events.isWatched(42))
     }
 
     @Test func signalsArriveThroughTheLoop() throws {
-        let events = FakeEvents()
+        let events = VirtualEvents()
         let loop = try EventLoop(events: events)
         var got: [Int32] = []
         try loop.onSignals([15, 2]) { got.append($0); loop.stop() }
-        events.ready.insert(events.watched.first!.key)
+        events.deliver(signal: 15)
         try loop.run()
         #expect(got == [15])
     }
 }
 
 @Suite struct HotplugWaitTests {
-    /// A udev monitor whose fd is readable while events are queued.
-    final class FakeMonitor: UdevMonitoring {
-        let fd: Int32 = 55
-        let events: FakeEvents
-        var queued: [UdevDevice] = []
-        init(events: FakeEvents) { self.events = events }
-        func push(_ d: UdevDevice) { queued.append(d); events.ready.insert(fd) }
-        func receive() -> UdevDevice? {
-            if queued.isEmpty { events.ready.remove(fd); return nil }
-            return queued.removeFirst()
-        }
-    }
-    final class FakeUdev: UdevCalls {
-        let monitor: FakeMonitor
-        init(events: FakeEvents) { monitor = FakeMonitor(events: events) }
-        func devices(subsystem: String) -> [UdevDevice] { [] }
-        func monitor(subsystems: [String]) throws(SystemError) -> any UdevMonitoring { monitor }
-    }
-
     @Test func startsOnceADisplayIsConnected() throws {
-        let events = FakeEvents(), udev = FakeUdev(events: events), loop = try EventLoop(events: events)
+        let events = VirtualEvents(), udev = FakeUdev(events: events), loop = try EventLoop(events: events)
         let system = FakeSystem()
         system.directories["/dev/dri"] = ["card0"]
         let drm = FakeDRM(card: Cards.twoConnectors(dsiConnected: false))
@@ -201,28 +144,28 @@ final class FakeEvents: EventCalls {
         let change = UdevDevice(syspath: "/sys/card0", sysname: "card0", subsystem: "drm", devnode: "/dev/dri/card0",
                                 action: "change", properties: ["HOTPLUG": "1"])
         // A uevent while nothing is connected: keep waiting. Then the panel is plugged in.
-        udev.monitor.push(change)
+        udev.monitor!.push(change)
         let plug = try loop.addTimer {
             drm.card = Cards.twoConnectors()
-            udev.monitor.push(change)
+            udev.monitor!.push(change)
         }
         try plug.arm(after: 1_000)
         try loop.run()
         _ = wait
         #expect(attempts == 2)
         #expect(shown?.choice.connector.name == "DSI-1")
-        #expect(events.watched[55] == nil)     // no longer listening
+        #expect(!events.isWatched(udev.monitor!.fd))     // no longer listening
     }
 
     @Test func givesUpOnErrorsAHotplugCannotFix() throws {
-        let events = FakeEvents(), udev = FakeUdev(events: events), loop = try EventLoop(events: events)
+        let events = VirtualEvents(), udev = FakeUdev(events: events), loop = try EventLoop(events: events)
         var failure: DisplaySetupError?
         let wait = try DRMHotplugWait(
             udev: udev, loop: loop,
             open: { () throws(DisplaySetupError) -> DumbBufferDisplay in throw .notMaster(card: "/dev/dri/card0") },
             ready: { _ in Issue.record("opened") },
             failed: { failure = $0; loop.stop() })
-        udev.monitor.push(UdevDevice(syspath: "/sys/card0", sysname: "card0", subsystem: "drm", devnode: nil, action: "change"))
+        udev.monitor!.push(UdevDevice(syspath: "/sys/card0", sysname: "card0", subsystem: "drm", devnode: nil, action: "change"))
         try loop.run()
         _ = wait
         #expect(failure == .notMaster(card: "/dev/dri/card0"))

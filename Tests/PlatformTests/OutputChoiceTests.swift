@@ -1,3 +1,4 @@
+import SystemFakes
 import Testing
 import Geometry
 import Raster
@@ -130,17 +131,13 @@ import Syscalls
     }
 
     @Test func udevCardsComeFirst() {
-        final class FakeUdev: UdevCalls {
-            func devices(subsystem: String) -> [UdevDevice] {
-                [UdevDevice(syspath: "/sys/x/card1", sysname: "card1", subsystem: "drm", devnode: "/dev/dri/card1"),
-                 UdevDevice(syspath: "/sys/x/card1-DSI-1", sysname: "card1-DSI-1", subsystem: "drm", devnode: nil),
-                 UdevDevice(syspath: "/sys/x/renderD128", sysname: "renderD128", subsystem: "drm", devnode: "/dev/dri/renderD128")]
-            }
-            func monitor(subsystems: [String]) throws(SystemError) -> any UdevMonitoring { throw SystemError(errno: 38, attempt: "monitor") }
-        }
+        let udev = FakeUdev(devices: [
+            UdevDevice(syspath: "/sys/x/card1", sysname: "card1", subsystem: "drm", devnode: "/dev/dri/card1"),
+            UdevDevice(syspath: "/sys/x/card1-DSI-1", sysname: "card1-DSI-1", subsystem: "drm", devnode: nil),
+            UdevDevice(syspath: "/sys/x/renderD128", sysname: "renderD128", subsystem: "drm", devnode: "/dev/dri/renderD128")])
         let system = FakeSystem()
         system.directories["/dev/dri"] = ["card0"]
-        #expect(drmCardPaths(udev: FakeUdev(), system: system) == ["/dev/dri/card1"])
+        #expect(drmCardPaths(udev: udev, system: system) == ["/dev/dri/card1"])
         #expect(drmCardPaths(udev: nil, system: system) == ["/dev/dri/card0"])
     }
 }

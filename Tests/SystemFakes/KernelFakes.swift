@@ -5,128 +5,144 @@ import Geometry
 import Platform
 import Syscalls
 
+// Fakes below the platform seam, shared by every test target that needs a kernel: one
+// place for device nodes, DRM, udev.
+
 /// A kernel below the seam: device nodes that open (or fail with a chosen errno), mmap
 /// from RAM, and queued bytes to read from a DRM fd.
-final class FakeSystem: SystemCalls, @unchecked Sendable {
-    var openErrors: [String: Int32] = [:]
-    var opened: [String] = []
-    var closed: [Int32] = []
-    var directories: [String: [String]] = [:]
-    var readQueue: [Int32: [[UInt8]]] = [:]
-    var mapped: [UnsafeMutableRawPointer] = []
-    var unmapped = 0
-    var ioctls: [(UInt, Int)] = []
+public final class FakeSystem: SystemCalls, @unchecked Sendable {
+    /// When set, a DRM fd is readable on this kernel exactly while flip events are queued.
+    public var events: VirtualEvents?
+    public init() {}
+    public var openErrors: [String: Int32] = [:]
+    public var opened: [String] = []
+    public var closed: [Int32] = []
+    public var directories: [String: [String]] = [:]
+    public var readQueue: [Int32: [[UInt8]]] = [:]
+    public var mapped: [UnsafeMutableRawPointer] = []
+    public var unmapped = 0
+    public var ioctls: [(UInt, Int)] = []
     /// Values "get" ioctls store through their pointer argument.
-    var ioctlAnswers: [UInt: Int32] = [:]
-    var written: [Int32: [UInt8]] = [:]
+    public var ioctlAnswers: [UInt: Int32] = [:]
+    public var written: [Int32: [UInt8]] = [:]
     private var nextFd: Int32 = 10
 
-    func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
+    public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
         if let e = openErrors[path] { throw SystemError(errno: e, attempt: "open \(path)") }
         opened.append(path)
         nextFd += 1
         return nextFd
     }
-    func close(_ fd: Int32) { closed.append(fd) }
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    public func close(_ fd: Int32) { closed.append(fd) }
+    public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         guard var queue = readQueue[fd], !queue.isEmpty else { throw SystemError(errno: EAGAIN, attempt: "read fd \(fd)") }
         let bytes = queue.removeFirst()
         readQueue[fd] = queue
+        if queue.isEmpty { events?.consumed(fd) }
         buffer.copyBytes(from: bytes)
         return bytes.count
     }
-    func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+    public func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
         written[fd, default: []].append(contentsOf: buffer)
         return buffer.count
     }
-    func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 {
+    public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 {
         if let answer = ioctlAnswers[request], let arg { arg.storeBytes(of: answer, as: Int32.self) }
         ioctls.append((request, ioctlAnswers[request] != nil ? -1 : Int(bitPattern: arg)))
         return 0
     }
-    func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
+    public func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
         let p = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 64)
         p.initializeMemory(as: UInt8.self, repeating: 0, count: length)
         mapped.append(p)
         return p
     }
-    func munmap(_ address: UnsafeMutableRawPointer, length: Int) { unmapped += 1 }
-    func readSmallFile(_ path: String) throws(SystemError) -> String? { nil }
-    func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {}
-    func listDirectory(_ path: String) -> [String] { directories[path] ?? [] }
-    func fileExists(_ path: String) -> Bool { directories[path] != nil }
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { unmapped += 1 }
+    public func readSmallFile(_ path: String) throws(SystemError) -> String? { nil }
+    public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {}
+    public func listDirectory(_ path: String) -> [String] { directories[path] ?? [] }
+    public func fileExists(_ path: String) -> Bool { directories[path] != nil }
 
     /// A flip-complete event as the kernel queues it on the DRM fd.
-    func queueFlipEvent(fd: Int32, userData: UInt64) {
+    /// With `events`, the fd becomes readable at `vblank` (now when nil).
+    public func queueFlipEvent(fd: Int32, userData: UInt64, vblank: Int64? = nil) {
         var bytes = [UInt8](repeating: 0, count: 32)
         func put(_ v: UInt32, _ at: Int) { for i in 0..<4 { bytes[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) } }
         put(2, 0); put(32, 4)
         put(UInt32(truncatingIfNeeded: userData), 8); put(UInt32(truncatingIfNeeded: userData >> 32), 12)
         put(7, 16); put(500, 20); put(1, 24); put(31, 28)
         readQueue[fd, default: []].append(bytes)
+        if let events { events.makeReadable(fd, at: vblank ?? events.now) }
     }
 }
 
 /// libdrm below the seam: one card, calls recorded, failures on request.
-final class FakeDRM: DRMCalls {
-    var card: DRMCard
-    var master = true
-    var setMasterError: Int32?
-    var atomicError: Int32?
-    var setCrtcError: Int32?
-    var calls: [String] = []
-    var atomicCommits: [(values: [DRMPropertyValue], flags: UInt32)] = []
-    var crtcSets: [(crtc: UInt32, fb: UInt32, mode: DRMMode?)] = []
-    var flips: [UInt32] = []
+public final class FakeDRM: DRMCalls {
+    public var card: DRMCard
+    public var master = true
+    public var setMasterError: Int32?
+    public var atomicError: Int32?
+    public var setCrtcError: Int32?
+    public var calls: [String] = []
+    public var atomicCommits: [(values: [DRMPropertyValue], flags: UInt32)] = []
+    public var crtcSets: [(crtc: UInt32, fb: UInt32, mode: DRMMode?)] = []
+    public var flips: [UInt32] = []
     private var nextId: UInt32 = 100
 
-    init(card: DRMCard) { self.card = card }
+    public init(card: DRMCard) { self.card = card }
 
-    func readCard(fd: Int32, path: String) throws(SystemError) -> DRMCard {
+    public func readCard(fd: Int32, path: String) throws(SystemError) -> DRMCard {
         var c = card
         c.path = path
         return c
     }
-    func capability(fd: Int32, _ cap: UInt64) -> UInt64? { 1 }
-    func isMaster(fd: Int32) -> Bool { master }
-    func setMaster(fd: Int32) throws(SystemError) {
+    public func capability(fd: Int32, _ cap: UInt64) -> UInt64? { 1 }
+    public func isMaster(fd: Int32) -> Bool { master }
+    public func setMaster(fd: Int32) throws(SystemError) {
         if let e = setMasterError { throw SystemError(errno: e, attempt: "DRM_IOCTL_SET_MASTER") }
         master = true
     }
-    func dropMaster(fd: Int32) { calls.append("dropMaster") }
-    func createDumbBuffer(fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws(SystemError) -> DRMDumbBuffer {
+    public func dropMaster(fd: Int32) { calls.append("dropMaster") }
+    public func createDumbBuffer(fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws(SystemError) -> DRMDumbBuffer {
         nextId += 1
         let pitch = (width * bitsPerPixel / 8 + 63) & ~63
         return DRMDumbBuffer(handle: nextId, pitch: pitch, size: pitch * height, mapOffset: 0)
     }
-    func destroyDumbBuffer(fd: Int32, handle: UInt32) { calls.append("destroyDumb") }
-    func addFramebuffer(fd: Int32, width: Int, height: Int, fourcc: UInt32, handle: UInt32, pitch: Int) throws(SystemError) -> UInt32 {
+    public func destroyDumbBuffer(fd: Int32, handle: UInt32) { calls.append("destroyDumb") }
+    public func addFramebuffer(fd: Int32, width: Int, height: Int, fourcc: UInt32, handle: UInt32, pitch: Int) throws(SystemError) -> UInt32 {
         nextId += 1
         return nextId
     }
-    func removeFramebuffer(fd: Int32, id: UInt32) { calls.append("rmfb") }
-    func setCrtc(fd: Int32, crtcId: UInt32, bufferId: UInt32, x: UInt32, y: UInt32, connectorIds: [UInt32], mode: DRMMode?) throws(SystemError) {
+    public func removeFramebuffer(fd: Int32, id: UInt32) { calls.append("rmfb") }
+    public func setCrtc(fd: Int32, crtcId: UInt32, bufferId: UInt32, x: UInt32, y: UInt32, connectorIds: [UInt32], mode: DRMMode?) throws(SystemError) {
         if let e = setCrtcError { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_SETCRTC") }
         crtcSets.append((crtcId, bufferId, mode))
     }
-    func pageFlip(fd: Int32, crtcId: UInt32, bufferId: UInt32, userData: UInt64) throws(SystemError) { flips.append(bufferId) }
-    func atomicCommit(fd: Int32, _ values: [DRMPropertyValue], flags: UInt32, userData: UInt64) throws(SystemError) {
+    /// Called for every flip asked with an event (PageFlip, atomic with PAGE_FLIP_EVENT):
+    /// a test queues the event when the virtual vblank comes.
+    public var onFlip: ((_ fd: Int32, _ userData: UInt64) -> Void)?
+    public func pageFlip(fd: Int32, crtcId: UInt32, bufferId: UInt32, userData: UInt64) throws(SystemError) {
+        flips.append(bufferId)
+        onFlip?(fd, userData)
+    }
+    public func atomicCommit(fd: Int32, _ values: [DRMPropertyValue], flags: UInt32, userData: UInt64) throws(SystemError) {
         if let e = atomicError { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_ATOMIC") }
         atomicCommits.append((values, flags))
+        if flags & 0x01 != 0 { onFlip?(fd, userData) }
     }
-    func createModeBlob(fd: Int32, mode: DRMMode) throws(SystemError) -> UInt32 { 77 }
-    func destroyBlob(fd: Int32, id: UInt32) { calls.append("destroyBlob") }
+    public func createModeBlob(fd: Int32, mode: DRMMode) throws(SystemError) -> UInt32 { 77 }
+    public func destroyBlob(fd: Int32, id: UInt32) { calls.append("destroyBlob") }
 }
 
-enum Cards {
-    static let atomicProps: [String: UInt32] = ["CRTC_ID": 1, "MODE_ID": 2, "ACTIVE": 3, "FB_ID": 4, "SRC_X": 5, "SRC_Y": 6,
+public enum Cards {
+    public static let atomicProps: [String: UInt32] = ["CRTC_ID": 1, "MODE_ID": 2, "ACTIVE": 3, "FB_ID": 4, "SRC_X": 5, "SRC_Y": 6,
                                                 "SRC_W": 7, "SRC_H": 8, "CRTC_X": 9, "CRTC_Y": 10, "CRTC_W": 11, "CRTC_H": 12]
-    static let xr24: UInt32 = 0x3432_5258
-    static let rg16: UInt32 = 0x3631_4752
+    public static let xr24: UInt32 = 0x3432_5258
+    public static let rg16: UInt32 = 0x3631_4752
 
     /// An HDMI connector (disconnected), a DSI panel 800x480 (connected, preferred mode) and
     /// two CRTCs; the DSI encoder can only use the second CRTC.
-    static func twoConnectors(dsiOrientation: String? = nil, dsiConnected: Bool = true, planeFormats: [UInt32] = [xr24]) -> DRMCard {
+    public static func twoConnectors(dsiOrientation: String? = nil, dsiConnected: Bool = true, planeFormats: [UInt32] = [xr24]) -> DRMCard {
         let hdmi = DRMConnector(id: 40, name: "HDMI-A-1", connection: .disconnected, modes: [], encoderIds: [50])
         let dsi = DRMConnector(id: 41, name: "DSI-1", connection: dsiConnected ? .connected : .disconnected,
                                modes: [DRMMode(width: 1024, height: 768, refreshMilliHertz: 60_000),
@@ -145,7 +161,7 @@ enum Cards {
     }
 
     /// virtio-gpu as the virtual board has it: Virtual-1, one CRTC, the console shown.
-    static func virtual(width: Int, height: Int, atomic: Bool = true) -> DRMCard {
+    public static func virtual(width: Int, height: Int, atomic: Bool = true) -> DRMCard {
         let mode = DRMMode(width: width, height: height, refreshMilliHertz: 60_000, isPreferred: true)
         let c = DRMConnector(id: 35, name: "Virtual-1", connection: .connected, modes: [mode], encoderIds: [36],
                              currentEncoderId: 36, propertyIds: atomicProps)

@@ -43,6 +43,9 @@ public final class VirtualEvents: EventCalls {
         if let signalFd { readable.insert(signalFd) }
     }
 
+    /// Whether the loop watches `fd`.
+    public func isWatched(_ fd: Int32) -> Bool { watched[fd] != nil }
+
     /// How many timers are armed (a loop at rest has none, or only far deadlines).
     public var armedTimers: Int { timers.values.filter { $0.due != nil }.count }
 
