@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "Geometry"]),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry", "SystemFakes"]),
         // Fakes below the platform seam (device nodes, DRM, udev), shared by the test targets.
         .target(name: "SystemFakes", dependencies: ["Platform", "Syscalls", "Geometry"], path: "Tests/SystemFakes"),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry", "Trace", "SystemFakes"]),

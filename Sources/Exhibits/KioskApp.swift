@@ -58,6 +58,8 @@ public final class KioskApp {
     public let log: Log
     public private(set) var screen: Screen = .launcher
     public private(set) var now: Microseconds
+    /// When the app started: the state's `time_ms` counts from here, as a trace's `t` does.
+    public let start: Microseconds
 
     private var random: SeededGenerator
     private var launcher: Launcher!
@@ -77,6 +79,7 @@ public final class KioskApp {
         self.fonts = fonts
         self.log = log
         now = start
+        self.start = start
         lastActivity = start
         random = SeededGenerator(seed: settings.seed)
         commands.reserveCapacity(1024)
@@ -325,7 +328,7 @@ public final class KioskApp {
         if showsHomeControl { controls.insert(ControlState(id: "home", frame: homeControlFrame), at: 0) }
         pairs.insert(contentsOf: [
             ("exhibit", .string(name)),
-            ("time_ms", .number(Double(now) / 1000)),
+            ("time_ms", .number(Double(now - start) / 1000)),
             ("width", .int(settings.width)),
             ("height", .int(settings.height)),
             ("background", .string(s.background.hex)),

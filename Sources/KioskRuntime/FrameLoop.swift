@@ -42,6 +42,7 @@ public final class FrameLoop {
     private var wakeTimer: LoopTimer?
     private var sensorTimer: LoopTimer?
     private var sensorReaders: [Int32: UInt64] = [:]
+    private var sensorMonitor: (any UdevMonitoring)?
     private var keepAlive: [LoopTimer] = []
     private let started: Microseconds
     private var finished = false
@@ -96,10 +97,19 @@ public final class FrameLoop {
         touch.dispatch()
     }
 
-    /// Tilt, shakes and altitude from `sensors`. Call after `start`.
-    public func attachMotion(_ sensors: MotionSensors) {
+    /// Tilt, shakes and altitude from `sensors`. With `udev`, a sensor plugged in (or back)
+    /// is looked for at once instead of on the retry schedule. Call after `start`.
+    public func attachMotion(_ sensors: MotionSensors, hotplug udev: (any UdevCalls)? = nil) {
         self.sensors = sensors
         sensorTimer = try? loop.addTimer {}
+        if let udev, let monitor = try? udev.monitor(subsystems: ["iio", "i2c-dev"]) {
+            sensorMonitor = monitor
+            _ = try? loop.addReader(monitor.fd) {
+                var changed = false
+                while monitor.receive() != nil { changed = true }
+                if changed { sensors.rescan() }
+            }
+        }
         serviceSensors()
         content.motion(gravity: sensors.worldGravity, altitude: sensors.altitude)
     }

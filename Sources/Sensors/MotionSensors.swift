@@ -145,10 +145,10 @@ public struct MotionUpdate: Sendable {
 /// unplug/replug, maps its axes to the screen, filters gravity, detects shakes and tracks
 /// altitude. Single-threaded: call it from the main loop.
 ///
-/// Main-loop contract: watch `fileDescriptors` (readable → `service`), wake by
-/// `nextDeadline` (→ `service`), call `rescan` on udev add/remove events for the iio, i2c-dev
-/// subsystems. After `service`/`rescan`, re-read `fileDescriptors` (they change with
-/// hot-plug).
+/// Main-loop contract (`FrameLoop` keeps it): watch `fileDescriptors` (readable →
+/// `service`), wake by `nextDeadline` (→ `service`), call `rescan` on udev add/remove events
+/// of the iio and i2c-dev subsystems. After `service`/`rescan`, re-read `fileDescriptors`
+/// (they change with hot-plug).
 public final class MotionSensors {
     public let configuration: MotionSensorConfiguration
     public let mapping: AxisMapping

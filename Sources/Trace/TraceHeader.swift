@@ -10,7 +10,13 @@
 /// so `mount` and `rotation` say how the stand was set up; the filter settings change what
 /// a replay computes.
 public struct TraceHeader: Equatable, Sendable {
+    /// The exhibit shown ("launcher" for the whole kiosk).
     public var exhibit: String?
+    /// Whether the stand showed only `exhibit`, without a home control.
+    public var locked: Bool?
+    /// The idle reset and the attract loop, ms (0: never).
+    public var idleMilliseconds: Double?
+    public var attractMilliseconds: Double?
     public var width: Int?
     public var height: Int?
     /// Panel rotation in degrees (0, 90, 180, 270).
@@ -29,6 +35,7 @@ public struct TraceHeader: Equatable, Sendable {
     public var line: String {
         var s = "{\"trace\":\"motionkiosk\",\"version\":\(TraceReader.supportedVersion)"
         if let exhibit { s += ",\"exhibit\":" + FlatJSONPrinter.string(exhibit) }
+        if let locked { s += ",\"locked\":\(locked)" }
         if let width { s += ",\"width\":\(width)" }
         if let height { s += ",\"height\":\(height)" }
         if let rotation { s += ",\"rotation\":\(rotation)" }
@@ -37,12 +44,14 @@ public struct TraceHeader: Equatable, Sendable {
         func number(_ key: String, _ v: Double?) {
             if let v, v.isFinite { s += ",\"\(key)\":" + FlatJSONPrinter.number(v) }
         }
+        number("idle_ms", idleMilliseconds)
+        number("attract_ms", attractMilliseconds)
         number("gravity_time_constant_ms", gravityTimeConstantMilliseconds)
         number("shake_threshold", shakeThreshold)
         number("stuck_after_ms", stuckAfterMilliseconds)
         return s + "}"
     }
 
-    static let keys = ["trace", "version", "exhibit", "width", "height", "rotation", "seed", "mount",
+    static let keys = ["trace", "version", "exhibit", "locked", "idle_ms", "attract_ms", "width", "height", "rotation", "seed", "mount",
                        "gravity_time_constant_ms", "shake_threshold", "stuck_after_ms"]
 }

@@ -126,6 +126,9 @@ public struct TraceReader {
         version = TraceReader.supportedVersion
         var h = TraceHeader()
         if object.has("exhibit") { h.exhibit = try object.string("exhibit", at: self) }
+        if object.has("locked") { h.locked = try object.bool("locked", at: self) }
+        if object.has("idle_ms") { h.idleMilliseconds = try object.number("idle_ms", in: 0...31_536_000_000, at: self) }
+        if object.has("attract_ms") { h.attractMilliseconds = try object.number("attract_ms", in: 0...31_536_000_000, at: self) }
         if object.has("width") { h.width = try object.integer("width", in: 1...8192, at: self) }
         if object.has("height") { h.height = try object.integer("height", in: 1...8192, at: self) }
         if object.has("rotation") {
@@ -169,6 +172,12 @@ private struct FieldReader {
         let v = try value(key, at: reader)
         guard case let .number(n) = v else { throw reader.problem("field \"\(key)\" must be a number, not \(v.kindName)") }
         return n
+    }
+
+    func bool(_ key: String, at reader: TraceReader) throws(TraceError) -> Bool {
+        let v = try value(key, at: reader)
+        guard case let .bool(b) = v else { throw reader.problem("field \"\(key)\" must be true or false, not \(v.kindName)") }
+        return b
     }
 
     func string(_ key: String, at reader: TraceReader) throws(TraceError) -> String {

@@ -64,7 +64,15 @@ struct ReplayCommand: ParsableCommand {
         if let ms = header.stuckAfterMilliseconds { motion.stuckAfter = ms > 0 ? Microseconds(ms * 1000) : nil }
         try makeDirectories(out)
 
-        let settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed ?? header.seed ?? 1)
+        var settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed ?? header.seed ?? 1)
+        // A recording says how the stand ran: locked to one exhibit, its idle and attract times.
+        func duration(_ ms: Double) -> Microseconds? { ms > 0 ? Microseconds(ms * 1000) : nil }
+        if header.locked == true && self.exhibit == nil && exhibit != "launcher" {
+            settings.locked = exhibit
+            settings.initialExhibit = nil
+        }
+        if let ms = header.idleMilliseconds, header.locked == true || exhibit == "launcher" { settings.idleTimeout = duration(ms) }
+        if let ms = header.attractMilliseconds, exhibit == "launcher" { settings.attractAfter = duration(ms) }
         let log = Log(minimum: .warning)
         let fonts = try FontSet()
         let panel = VirtualPanel(width: width, height: height)

@@ -45,6 +45,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write the first frame that reached the screen to this file (binary PPM, portrait), for comparing with the scanout.")
     var frameFile: String?
 
+    @Option(help: "On leaving, write the kiosk's state (JSON, as replay writes it) to this file: with --record, a replay of the trace gives the same state at its \"end\" checkpoint.")
+    var stateFile: String?
+
     func run() throws {
         let configuration = try loadConfiguration()
         let log = Log(minimum: logLevel(configuration.logging.level))
@@ -96,6 +99,9 @@ struct RunCommand: ParsableCommand {
             let sink = try TraceFileSink(path: record)
             var header = TraceHeader()
             header.exhibit = settings.locked ?? "launcher"
+            header.locked = settings.locked != nil
+            header.idleMilliseconds = settings.idleTimeout.map { Double($0) / 1000 } ?? 0
+            header.attractMilliseconds = settings.attractAfter.map { Double($0) / 1000 } ?? 0
             header.seed = settings.seed
             header.mount = sensorSettings.board.description
             header.gravityTimeConstantMilliseconds = sensorSettings.gravityTimeConstant * 1000
@@ -121,7 +127,7 @@ struct RunCommand: ParsableCommand {
                 log.info("tilt from \(sensors.accelerometer.name)")
                 scene.devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)"]
                 try frames.start(display: shown, console: console)
-                frames.attachMotion(sensors)
+                frames.attachMotion(sensors, hotplug: udev)
                 do { try frames.attachInput(LibInputSeat(seat: effectiveDisplayOptions(configuration).seat)) } catch {
                     log.warning("no touch input yet (\(error)); the kiosk runs and shows what it can")
                 }
@@ -148,6 +154,7 @@ struct RunCommand: ParsableCommand {
         }
         defer { _ = hotplug }
         try frames.run()
+        if let stateFile, let app = scene.app { try writeTextFile(stateFile, app.state().serialized() + "\n") }
     }
 
     private func loadConfiguration() throws -> KioskConfiguration {

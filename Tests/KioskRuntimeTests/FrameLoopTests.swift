@@ -7,10 +7,11 @@ import Geometry
 import KioskRuntime
 import Platform
 import Raster
+import Sensors
+import Trace
 import Syscalls
 import SystemFakes
 import Testing
-import Trace
 
 /// The live loop without hardware: fake DRM, a scripted touchscreen and a virtual kernel
 /// drive whole frames, as on a stand.
@@ -173,5 +174,111 @@ import Trace
         runner.run(records) { seen.append($0.name) }
         #expect(seen == ["tomorrow"])
         #expect(runner.framesRendered < 2_000)
+    }
+}
+
+/// Sensors through the loop: hot-plug, and what a recording keeps.
+@Suite struct MotionThroughTheLoopTests {
+    /// Gravity the content was given, in order.
+    final class GravityLog: FrameContent {
+        var gravities: [Vec2] = []
+        private(set) var now: Microseconds = 0
+        func attach(to display: any Display, at time: Microseconds) { now = time }
+        func advance(to time: Microseconds) { now = max(now, time) }
+        func handle(_ frame: TouchFrame) {}
+        func inputAdded(_ info: InputDeviceInfo) {}
+        func deviceRemoved(_ device: Int, at time: Microseconds) {}
+        func motion(gravity: Vec2, altitude: Double?) { gravities.append(gravity) }
+        func shake() {}
+        func key(_ command: KeyCommand) {}
+        var isAnimating: Bool { false }
+        var nextDeadline: Microseconds? { nil }
+        var summaryName: String { "gravity" }
+        func render() -> [PixelRect] { [] }
+    }
+
+    @Test func anAccelerometerPluggedInIsTakenAtOnceThroughUdev() throws {
+        let tree = TempTree()
+        tree.mkdir("sys"); tree.mkdir("dev")
+        let events = VirtualEvents()
+        let clock = MonotonicClock(events: events)
+        var c = MotionSensorConfiguration()
+        c.iioPaths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
+        c.i2cDevRoot = tree.path("dev")
+        c.barometer = false
+        c.retryInterval = 600_000_000   // the retry schedule alone would take ten minutes
+        let sensors = MotionSensors(configuration: c, clock: clock, log: RateLimitedLog(clock: clock, sink: { _ in }))
+        let content = GravityLog()
+        let udev = FakeUdev(events: events)
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: clock, log: quietLog(), content: content, settings: quietSettings())
+        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: clock))
+        frames.attachMotion(sensors, hotplug: udev)
+        #expect(sensors.isFallingBack)
+        // One second later a LIS3DH appears, lying on its left edge (gravity along −x).
+        let plug = try frames.loop.addTimer {
+            tree.addLIS3DH(raw: (-1000, 0, 0))
+            udev.monitor!.push(UdevDevice(syspath: "/sys/bus/iio/devices/iio:device0", sysname: "iio:device0",
+                                          subsystem: "iio", devnode: nil, action: "add"))
+        }
+        try plug.arm(after: 1_000_000)
+        let leave = try frames.loop.addTimer { frames.loop.stop() }
+        try leave.arm(after: 3_000_000)
+        try frames.run()
+        #expect(!sensors.isFallingBack)
+        // Fixed down gravity first, then the device's: things fall toward the left edge's side.
+        #expect(content.gravities.first == Vec2(0, 1))
+        let last = content.gravities.last ?? .zero
+        #expect(abs(last.x - 1) < 0.05 && abs(last.y) < 0.05)
+    }
+}
+
+/// What is replayed at a desk is what happened on the floor.
+@Suite struct RecordAndReplayTests {
+    @Test func aRecordedRunReplaysToTheSameStateAtTheSameTime() throws {
+        let tree = TempTree()
+        tree.mkdir("sys"); tree.mkdir("dev")
+        tree.addLIS3DH(raw: (0, 1000, 0))    // upright
+        let events = VirtualEvents()
+        let clock = MonotonicClock(events: events)
+        var c = MotionSensorConfiguration()
+        c.iioPaths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
+        c.i2cDevRoot = tree.path("dev")
+        c.barometer = false
+        let sensors = MotionSensors(configuration: c, clock: clock, log: RateLimitedLog(clock: clock, sink: { _ in }))
+        var settings = KioskApp.Settings.replay(exhibit: "tilt-box", width: 480, height: 800, seed: 7)
+        settings.idleTimeout = nil
+        let fonts = try FontSet()
+        let scene = KioskScene(settings: settings, fonts: fonts, log: quietLog())
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: clock, log: quietLog(), content: scene, settings: quietSettings())
+        let sink = MemoryTraceSink()
+        var header = TraceHeader()
+        header.exhibit = "tilt-box"; header.width = 480; header.height = 800; header.seed = 7
+        frames.record(to: try TraceWriter(sink: sink, header: header))
+        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: clock))
+        frames.attachMotion(sensors)
+        // A visitor drags the object, then tilts the stand; a glitch reads as garbage.
+        let screen = ScriptedTouchscreen(events: events)
+        for k in 0...20 { screen.touch(k == 0 ? .down : .move, Vec2(240 + Double(k) * 5, 400 + Double(k) * 3), at: 500_000 + Int64(k) * 16_000) }
+        screen.touch(.up, Vec2(340, 460), at: 900_000)
+        try frames.attachInput(screen)
+        let tilt = try frames.loop.addTimer { tree.write("sys/iio:device0/in_accel_x_raw", "-700\n") }
+        try tilt.arm(after: 1_200_000)
+        let glitch = try frames.loop.addTimer { tree.write("sys/iio:device0/in_accel_y_raw", "nan\n") }
+        try glitch.arm(after: 1_500_000)
+        let leave = try frames.loop.addTimer { frames.loop.stop() }
+        try leave.arm(after: 2_500_000)
+        try frames.run()
+        guard let live = scene.app?.state() else { Issue.record("no app"); return }
+
+        let (readHeader, records) = try TraceReader.trace(in: sink.text)
+        #expect(readHeader.seed == 7 && readHeader.exhibit == "tilt-box")
+        #expect(records.contains { if case .accel = $0.payload { return true } else { return false } })
+        #expect(records.last?.payload == .checkpoint(name: "end"))
+        let runner = try ReplayRunner(settings: .replay(exhibit: "tilt-box", width: 480, height: 800, seed: 7),
+                                      display: VirtualPanel(width: 480, height: 800), fonts: fonts, log: quietLog())
+        var replayed: JSONValue?
+        runner.run(records) { if $0.name == "end" { replayed = $0.state } }
+        #expect(replayed?.serialized() == live.serialized())
+        #expect(!(live.serialized().contains("nan")))
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import Geometry
+import SystemFakes
 @testable import Sensors
 
 @Suite struct BarometerTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Geometry
+import SystemFakes
 import Syscalls
 @testable import Sensors
 
