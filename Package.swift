@@ -1,9 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependency direction (see ../shared/design.md): executables → Exhibits → {Raster, Dynamics,
-// Gestures, Sensors, Platform} → Geometry. C shims are used by Raster (FreeType, PNG) and by
-// Platform/Sensors through the Syscalls seam only.
+// Dependency direction (see ../shared/design.md and ARCHITECTURE.md):
+//   motionkiosk (argument parsing and wiring) → KioskRuntime (the frame loop) → Exhibits →
+//   {Raster, Dynamics, Gestures, Sensors, Platform, Trace} → Geometry.
+// The seam to the system: only Syscalls depends on the C library targets (CSystem, CDRM,
+// CInput), and Raster on CFreeType and CPNG for fonts and PNG files. Platform and Sensors
+// reach the kernel through Syscalls' protocols, which the tests replace (SystemFakes).
 let optimize: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
 
 let package = Package(
@@ -44,14 +47,14 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["Geometry"]),
         .target(name: "Trace", dependencies: ["Geometry"]),
         .target(name: "Sensors", dependencies: ["Geometry", "Syscalls", "Diagnostics"]),
-        .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "Diagnostics", "Trace", "CDRM", "CInput", "CPNG"]),
+        .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "Diagnostics", "Trace"]),
 
         .target(name: "Exhibits",
                 dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics"]),
 
         // The frame loop that `run`, `pattern`, `replay` and the tests all drive.
         .target(name: "KioskRuntime",
-                dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits"]),
+                dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits", "KioskConfig"]),
 
         .executableTarget(name: "motionkiosk",
                           dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits", "KioskRuntime",

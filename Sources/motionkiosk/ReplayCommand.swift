@@ -94,25 +94,3 @@ func parseSize(_ s: String) -> (Int, Int)? {
     return (w, h)
 }
 
-/// Checkpoint names become file names: keep them inside the output folder.
-func safeFileName(_ name: String) -> String {
-    let cleaned = String(name.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
-    return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
-}
-
-func makeDirectories(_ path: String) throws {
-    var prefix = path.hasPrefix("/") ? "/" : ""
-    for part in path.split(separator: "/") {
-        prefix += part + "/"
-        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-            throw TextFileError(reason: "cannot create \(prefix): \(String(cString: strerror(errno)))")
-        }
-    }
-}
-
-func writeTextFile(_ path: String, _ text: String) throws {
-    guard let f = fopen(path, "wb") else { throw TextFileError(reason: "\(path): \(String(cString: strerror(errno)))") }
-    defer { fclose(f) }
-    let bytes = Array(text.utf8)
-    if fwrite(bytes, 1, bytes.count, f) != bytes.count { throw TextFileError(reason: "\(path): write failed") }
-}

@@ -51,17 +51,11 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let configuration = try loadConfiguration()
         let log = Log(minimum: logLevel(configuration.logging.level))
-        var settings = KioskApp.Settings()
-        settings.order = configuration.exhibits.order.map(\.rawValue).filter { ExhibitCatalog.type(named: $0) != nil }
-        settings.locked = exhibit ?? configuration.exhibits.locked?.rawValue
+        var settings = configuration.kioskSettings
+        settings.locked = exhibit ?? settings.locked
         if let locked = settings.locked, ExhibitCatalog.type(named: locked) == nil {
             throw DisplayFailure("no exhibit named '\(locked)'; exhibits: " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
         }
-        settings.idleTimeout = .fromSeconds(configuration.exhibits.idleSeconds)
-        settings.attractAfter = .fromSeconds(configuration.exhibits.attractAfterSeconds)
-        settings.options.motionCubeShapeCap = configuration.exhibits.motionCubeShapeCap
-        settings.options.tiltBoxAltitudeGrey = configuration.exhibits.tiltBoxAltitudeGrey
-        settings.commissioningPress = configuration.exhibits.commissioningCornerPress ? 3_000_000 : nil
         let clock = MonotonicClock()
         settings.seed = seed ?? UInt64(truncatingIfNeeded: clock.now) | 1
         let fonts = try FontSet()
@@ -93,7 +87,7 @@ struct RunCommand: ParsableCommand {
         let scene = KioskScene(settings: settings, fonts: fonts, log: log)
         let frames = FrameLoop(loop: try EventLoop(), clock: clock, log: log, content: scene, settings: loopSettings)
         try frames.leaveOnSignals(orAfter: seconds)
-        let sensorSettings = sensorConfiguration(configuration)
+        let sensorSettings = configuration.motionSensors
         var recording: (sink: TraceFileSink, header: TraceHeader)?
         if let record {
             let sink = try TraceFileSink(path: record)
@@ -185,27 +179,6 @@ struct RunCommand: ParsableCommand {
     private func controllingConsole() -> TextConsole {
         let own = TextConsole(system: LinuxSystem.shared, path: "/dev/tty")
         return own.isGraphics ? own : TextConsole(system: LinuxSystem.shared)
-    }
-
-    private func sensorConfiguration(_ configuration: KioskConfiguration) -> MotionSensorConfiguration {
-        var c = MotionSensorConfiguration()
-        let s = configuration.sensors
-        switch s.source {
-        case .auto: c.accelerometer = .auto
-        case .none: c.accelerometer = .fixedDown
-        case .keys: c.accelerometer = .arrowKeys
-        case .iio: c.accelerometer = s.iioDevice.isEmpty ? .auto : .iio(s.iioDevice)
-        case .i2c:
-            let bus = s.i2cBus.map { "/dev/i2c-\($0)" } ?? ""
-            let chip = I2CAccelChip(rawValue: s.chip.rawValue)
-            c.accelerometer = bus.isEmpty ? .auto : .i2c(bus: bus, chip: chip, address: s.i2cAddress.map { UInt8($0) })
-        }
-        c.iioMode = s.iioBuffered ? .auto : .polled
-        c.board = s.mount
-        c.gravityTimeConstant = s.gravityTimeConstantMilliseconds / 1000
-        c.shakeThreshold = s.shakeThreshold
-        c.barometer = s.barometer != "none"
-        return c
     }
 
     private func logLevel(_ level: KioskConfiguration.Logging.Level) -> LogLevel {

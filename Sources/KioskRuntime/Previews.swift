@@ -1,13 +1,12 @@
 import Diagnostics
 import Exhibits
-import KioskRuntime
 import Platform
 import Raster
 import Trace
 
 /// Without a drivable display: each exhibit's demo played on the virtual panel, one PNG per
 /// exhibit (and the launcher) in `folder`, so a developer sees what the stand would show.
-func writePreviews(settings: KioskApp.Settings, fonts: FontSet, log: Log, folder: String) throws -> [String] {
+public func writePreviews(settings: KioskApp.Settings, fonts: FontSet, log: Log, folder: String) throws -> [String] {
     try makeDirectories(folder)
     var written: [String] = []
     let launcherPanel = VirtualPanel(width: settings.width, height: settings.height)

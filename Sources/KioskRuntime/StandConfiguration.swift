@@ -1,0 +1,42 @@
+import Exhibits
+import KioskConfig
+import Sensors
+
+/// What a stand's configuration file means to the runtime.
+extension KioskConfiguration {
+    /// The app's settings: exhibits in order, locked exhibit, idle and attract times.
+    public var kioskSettings: KioskApp.Settings {
+        var s = KioskApp.Settings()
+        s.order = exhibits.order.map { $0.rawValue }.filter { ExhibitCatalog.type(named: $0) != nil }
+        s.locked = exhibits.locked?.rawValue
+        s.idleTimeout = .fromSeconds(exhibits.idleSeconds)
+        s.attractAfter = .fromSeconds(exhibits.attractAfterSeconds)
+        s.options.motionCubeShapeCap = exhibits.motionCubeShapeCap
+        s.options.tiltBoxAltitudeGrey = exhibits.tiltBoxAltitudeGrey
+        s.commissioningPress = exhibits.commissioningCornerPress ? 3_000_000 : nil
+        return s
+    }
+
+    /// Which accelerometer and how it is mounted and filtered (the panel rotation is added
+    /// once the display is known).
+    public var motionSensors: MotionSensorConfiguration {
+        var c = MotionSensorConfiguration()
+        let s = sensors
+        switch s.source {
+        case .auto: c.accelerometer = .auto
+        case .none: c.accelerometer = .fixedDown
+        case .keys: c.accelerometer = .arrowKeys
+        case .iio: c.accelerometer = s.iioDevice.isEmpty ? .auto : .iio(s.iioDevice)
+        case .i2c:
+            let bus = s.i2cBus.map { "/dev/i2c-\($0)" } ?? ""
+            let chip = I2CAccelChip(rawValue: s.chip.rawValue)
+            c.accelerometer = bus.isEmpty ? .auto : .i2c(bus: bus, chip: chip, address: s.i2cAddress.map { UInt8(truncatingIfNeeded: $0) })
+        }
+        c.iioMode = s.iioBuffered ? .auto : .polled
+        c.board = s.mount
+        c.gravityTimeConstant = s.gravityTimeConstantMilliseconds / 1000
+        c.shakeThreshold = s.shakeThreshold
+        c.barometer = s.barometer != "none"
+        return c
+    }
+}
