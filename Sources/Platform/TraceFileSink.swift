@@ -19,22 +19,29 @@ public final class TraceFileSink: TraceSink {
     }
     deinit { system.close(fd) }
 
-    public func write(_ text: String) throws {
-        var bytes = Array(text.utf8)
+    public func write(_ text: String) throws(TraceWriteError) {
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = try bytes.withUnsafeMutableBytes { raw throws(SystemError) in
-                try system.write(fd, from: UnsafeRawBufferPointer(rebasing: raw[offset...]))
+            let written: Result<Int, SystemError> = bytes.withUnsafeBytes { raw in
+                Result { () throws(SystemError) -> Int in try system.write(fd, from: UnsafeRawBufferPointer(rebasing: raw[offset...])) }
             }
-            if n == 0 { throw SystemError(errno: EIO, attempt: "write trace \(path)") }
-            offset += n
+            switch written {
+            case .success(let n) where n > 0: offset += n
+            case .success: throw .sinkFailed("\(SystemError(errno: EIO, attempt: "write trace \(path)"))")
+            case .failure(let e): throw .sinkFailed("\(e)")
+            }
         }
     }
 
-    public func startNewSegment() throws {
+    public func startNewSegment() throws(TraceWriteError) {
         system.close(fd)
         fd = -1
-        try system.rename(path, to: path + ".1")
-        fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        do throws(SystemError) {
+            try system.rename(path, to: path + ".1")
+            fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        } catch {
+            throw .sinkFailed("\(error)")
+        }
     }
 }

@@ -2,10 +2,10 @@
 /// (through the Syscalls seam); tests use `MemoryTraceSink`.
 public protocol TraceSink: AnyObject {
     /// Appends text (whole lines, each ending in "\n").
-    func write(_ text: String) throws
+    func write(_ text: String) throws(TraceWriteError)
     /// Closes the current segment and opens a fresh, empty one (the file sink renames the full
     /// file aside, e.g. `trace.jsonl` → `trace.1.jsonl`). Only called for `.roll` bounds.
-    func startNewSegment() throws
+    func startNewSegment() throws(TraceWriteError)
 }
 
 /// Keeps every segment in memory.
@@ -13,8 +13,8 @@ public final class MemoryTraceSink: TraceSink {
     public private(set) var segments: [String] = [""]
     public init() {}
     public var text: String { segments[segments.count - 1] }
-    public func write(_ text: String) throws { segments[segments.count - 1] += text }
-    public func startNewSegment() throws { segments.append("") }
+    public func write(_ text: String) throws(TraceWriteError) { segments[segments.count - 1] += text }
+    public func startNewSegment() throws(TraceWriteError) { segments.append("") }
 }
 
 public enum TraceWriteError: Error, Equatable, CustomStringConvertible {
@@ -23,6 +23,8 @@ public enum TraceWriteError: Error, Equatable, CustomStringConvertible {
     case nonFiniteNumber(field: String)
     case negativeTouchID(Int)
     case boundTooSmall(bytes: Int, minimum: Int)
+    /// The file (or wherever the sink writes) failed: what was attempted and why.
+    case sinkFailed(String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum TraceWriteError: Error, Equatable, CustomStringConvertible {
         case let .nonFiniteNumber(field): return "trace field \"\(field)\" is not a finite number"
         case let .negativeTouchID(id): return "touch id \(id) is negative"
         case let .boundTooSmall(bytes, minimum): return "a trace size bound of \(bytes) bytes is too small (at least \(minimum))"
+        case let .sinkFailed(why): return why
         }
     }
 }
@@ -75,12 +78,12 @@ public final class TraceWriter {
     public private(set) var droppedRecords = 0
     private var lastTime: Double?
 
-    public init(sink: TraceSink, bound: Bound = .unbounded, header: TraceHeader = TraceHeader()) throws {
+    public init(sink: TraceSink, bound: Bound = .unbounded, header: TraceHeader = TraceHeader()) throws(TraceWriteError) {
         let minimum = TraceWriter.minimumBound
         switch bound {
         case .unbounded: break
         case let .stop(limit), let .roll(limit):
-            if limit < minimum { throw TraceWriteError.boundTooSmall(bytes: limit, minimum: minimum) }
+            if limit < minimum { throw .boundTooSmall(bytes: limit, minimum: minimum) }
         }
         self.sink = sink
         self.bound = bound
@@ -120,7 +123,7 @@ public final class TraceWriter {
     }
 
     /// A whole trace as text, header included.
-    public static func text(for records: [TraceRecord]) throws -> String {
+    public static func text(for records: [TraceRecord]) throws(TraceWriteError) -> String {
         let sink = MemoryTraceSink()
         let writer = try TraceWriter(sink: sink)
         for r in records { _ = try writer.append(r) }
@@ -128,8 +131,8 @@ public final class TraceWriter {
     }
 
     @discardableResult
-    public func append(_ record: TraceRecord) throws -> Outcome {
-        if let last = lastTime, record.t < last { throw TraceWriteError.timeGoesBackwards(t: record.t, after: last) }
+    public func append(_ record: TraceRecord) throws(TraceWriteError) -> Outcome {
+        if let last = lastTime, record.t < last { throw .timeGoesBackwards(t: record.t, after: last) }
         let text = try TraceWriter.line(for: record) + "\n"
         if isStopped { droppedRecords += 1; return .dropped }
         let size = text.utf8.count
@@ -159,14 +162,14 @@ public final class TraceWriter {
     }
 
     /// A `#` comment line (skipped by readers), e.g. what the kiosk was configured with.
-    public func comment(_ text: String) throws {
+    public func comment(_ text: String) throws(TraceWriteError) {
         guard !isStopped else { return }
         let line = "# " + text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ") + "\n"
         if case let .stop(limit) = bound, segmentBytes + line.utf8.count > limit - TraceWriter.stopNoteReserve { return }
         try emit(line)
     }
 
-    private func emit(_ text: String) throws {
+    private func emit(_ text: String) throws(TraceWriteError) {
         try sink.write(text)
         let n = text.utf8.count
         segmentBytes += n
