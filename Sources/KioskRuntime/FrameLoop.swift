@@ -51,19 +51,21 @@ public final class FrameLoop {
     public init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, settings: FrameLoopSettings = FrameLoopSettings()) {
         self.loop = loop; self.clock = clock; self.log = log; self.content = content; self.settings = settings
         started = clock.now
-        loop.afterWake = { [unowned self] in self.wake() }
+        // The loop's handlers capture this frame loop unretained: they live in `loop`, which
+        // this object owns, so none can run after it is gone (Embedded Swift has no weak).
+        loop.afterWake = { [unowned(unsafe) self] in self.wake() }
     }
 
     // MARK: Starting
 
     /// Ends the loop on SIGTERM or SIGINT (saying which), and after `seconds` if given.
     public func leaveOnSignals(orAfter seconds: Double? = nil) throws(SystemError) {
-        try loop.onSignals([SIGTERM, SIGINT]) { [unowned self] signal in
+        try loop.onSignals([SIGTERM, SIGINT]) { [unowned(unsafe) self] signal in
             self.say("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): leaving")
             self.loop.stop()
         }
         guard let seconds, seconds.isFinite, seconds >= 0 else { return }
-        let timer = try loop.addTimer { [unowned self] in self.loop.stop() }
+        let timer = try loop.addTimer { [unowned(unsafe) self] in self.loop.stop() }
         try timer.arm(after: Microseconds(min(seconds, 1e9) * 1e6))
         keepAlive.append(timer)
     }
@@ -75,7 +77,7 @@ public final class FrameLoop {
         self.console = console
         if let note = console?.note { say(note) }
         if let fd = display.flipEventDescriptor {
-            try loop.addReader(fd) { [unowned self] in self.flipEventsReady() }
+            try loop.addReader(fd) { [unowned(unsafe) self] in self.flipEventsReady() }
         } else if settings.announceReadyAtStart {
             announceReady(status: display.name)
         }
@@ -91,7 +93,7 @@ public final class FrameLoop {
     /// display's screen transform. Call after `start`.
     public func attachInput(_ source: any InputEventSource) throws(SystemError) {
         guard let display else { return }
-        let touch = TouchInput(source: source, screen: display.screen) { [unowned self] in self.deliver($0) }
+        let touch = TouchInput(source: source, screen: display.screen) { [unowned(unsafe) self] in self.deliver($0) }
         input = touch
         try loop.addReader(source.fd) { touch.dispatch() }
         touch.dispatch()
@@ -285,7 +287,7 @@ public final class FrameLoop {
         }
         let every = settings.summaryIntervalSeconds
         if every > 0 {
-            let timer = try loop.addTimer { [unowned self] in
+            let timer = try loop.addTimer { [unowned(unsafe) self] in
                 self.say(self.summary.line(seconds: every, showing: self.content.summaryName) + ", RSS \(residentKilobytes() / 1024) MB")
                 self.summary = FrameSummary()
             }

@@ -53,7 +53,7 @@ public final class ReplayRunner {
         var failure: E?
         let feed = events.makeDescriptor()
         withoutActuallyEscaping(checkpoint) { checkpoint in
-            let token = try? loop.addReader(feed) { [unowned self] in
+            let token = try? loop.addReader(feed) { [unowned(unsafe) self] in
                 self.events.consumed(feed)
                 let now = self.events.now
                 var touches: [TouchEvent] = []

@@ -77,7 +77,8 @@ public final class DRMHotplugWait {
         monitor = try udev.monitor(subsystems: ["drm"])
         self.loop = loop
         let monitor = self.monitor
-        token = try loop.addReader(monitor.fd) { [unowned self] in
+        // Unretained: `deinit` removes the handler, so it never runs without this wait.
+        token = try loop.addReader(monitor.fd) { [unowned(unsafe) self] in
             var sawEvent = false
             while monitor.receive() != nil { sawEvent = true }
             guard sawEvent else { return }
@@ -93,4 +94,6 @@ public final class DRMHotplugWait {
             }
         }
     }
+
+    deinit { loop.removeReader(token) }
 }
