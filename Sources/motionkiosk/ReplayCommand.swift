@@ -17,8 +17,11 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Replay a trace on the virtual panel with a virtual clock; write a PNG and a state JSON at each checkpoint.",
         discussion: "Exit status: 0 when the trace is done, 2 for a bad trace (the message names the line).")
 
-    @Argument(help: "Trace file (JSON Lines).")
-    var trace: String
+    @Argument(help: "Trace file (JSON Lines), or with --demo nothing.")
+    var trace: String?
+
+    @Option(help: "Replay a built-in trace instead of a file: an exhibit's attract demo with a checkpoint every 0.5 s, or 'launcher' (each tile tapped in turn). For comparing builds and CPUs.")
+    var demo: String?
 
     @Option(help: "Exhibit to run, or 'launcher' for the whole kiosk from its launcher (idle timer included) (default: the trace header's, else launcher).")
     var exhibit: String?
@@ -33,16 +36,32 @@ struct ReplayCommand: ParsableCommand {
     var out: String
 
     func run() throws {
-        let text: String
-        do { text = try readTextFile(trace) } catch {
-            printError("\(trace): \(error)")
-            throw ExitCode(2)
-        }
-        let header: TraceHeader
-        let records: [TraceRecord]
-        do { (header, records) = try TraceReader.trace(in: text, source: trace) } catch {
-            printError(error.description)
-            throw ExitCode(2)
+        var header = TraceHeader()
+        var records: [TraceRecord] = []
+        let source: String
+        if let demo {
+            guard trace == nil else { printError("give a trace file or --demo, not both"); throw ExitCode(2) }
+            var (w, h) = (480, 800)
+            if let size { guard let s = parseSize(size) else { printError("--size '\(size)': expected WIDTHxHEIGHT, e.g. 480x800"); throw ExitCode(2) }; (w, h) = s }
+            guard let demoRecords = DemoTraces.records(for: demo, width: w, height: h, fonts: try FontSet()) else {
+                printError("--demo '\(demo)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+                throw ExitCode(2)
+            }
+            records = demoRecords
+            header.exhibit = demo
+            source = "demo of \(demo)"
+        } else {
+            guard let trace else { printError("no trace file given (or use --demo NAME)"); throw ExitCode(2) }
+            let text: String
+            do { text = try readTextFile(trace) } catch {
+                printError("\(trace): \(error)")
+                throw ExitCode(2)
+            }
+            do { (header, records) = try TraceReader.trace(in: text, source: trace) } catch {
+                printError(error.description)
+                throw ExitCode(2)
+            }
+            source = trace
         }
         // The stand's settings from the header, unless the command line says otherwise.
         var width = header.width ?? 480, height = header.height ?? 800
@@ -84,7 +103,7 @@ struct ReplayCommand: ParsableCommand {
             try writeTextFile(base + ".json", checkpoint.state.serialized() + "\n")
             written += 1
         }
-        print("replayed \(records.count) records of \(trace) on \(exhibit) at \(width)x\(height): \(runner.framesRendered) frames drawn, \(written) checkpoints in \(out)")
+        print("replayed \(records.count) records of \(source) on \(exhibit) at \(width)x\(height): \(runner.framesRendered) frames drawn, \(written) checkpoints in \(out)")
     }
 }
 

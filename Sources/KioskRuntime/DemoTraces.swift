@@ -1,0 +1,68 @@
+import Diagnostics
+import Exhibits
+import Geometry
+import Raster
+import Trace
+
+/// Traces made from what the kiosk already knows, for replays that anyone can run and
+/// compare (across CPUs, across builds): an exhibit's attract-loop demo with a checkpoint
+/// every half second, or the launcher with a tap on each tile in turn.
+public enum DemoTraces {
+    /// nil for a name that is neither an exhibit nor "launcher".
+    public static func records(for name: String, width: Int, height: Int, fonts: FontSet) -> [TraceRecord]? {
+        var records: [TraceRecord] = []
+        if name == "launcher" {
+            // The launcher's tiles are in a column: tap each, and come home by the control.
+            let names = ExhibitCatalog.all.map { $0.info.name }
+            let app = KioskApp(settings: .replay(exhibit: "launcher", width: width, height: height, seed: 1),
+                               fonts: fonts, log: Log(minimum: .error, sink: { _, _ in }))
+            var t = 500.0
+            records.append(TraceRecord(t: 0, .checkpoint(name: "00-launcher")))
+            for (i, exhibit) in names.enumerated() {
+                guard let tile = controlCenter(app.state(), "exhibit.\(exhibit)") else { continue }
+                records.append(TraceRecord(t: t, .touch(phase: .down, id: 0, x: tile.x, y: tile.y)))
+                records.append(TraceRecord(t: t + 60, .touch(phase: .up, id: 0, x: tile.x, y: tile.y)))
+                records.append(TraceRecord(t: t + 1_000, .checkpoint(name: "\(i + 1)-\(exhibit)")))
+                let home = app.homeControlFrame.center
+                records.append(TraceRecord(t: t + 1_100, .touch(phase: .down, id: 0, x: home.x, y: home.y)))
+                records.append(TraceRecord(t: t + 1_160, .touch(phase: .up, id: 0, x: home.x, y: home.y)))
+                t += 1_800
+            }
+            records.append(TraceRecord(t: t, .checkpoint(name: "99-launcher")))
+            return records
+        }
+        guard let type = ExhibitCatalog.type(named: name) else { return nil }
+        var touches: [TraceRecord] = []
+        for frame in type.demoFrames(width: width, height: height) {
+            for e in frame.events {
+                touches.append(TraceRecord(microseconds: frame.time, .touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y)))
+            }
+        }
+        let end = (touches.last?.t ?? 0) + 1_500
+        var checkpoint = 0.0
+        var k = 0
+        for r in touches {
+            while checkpoint < r.t {
+                records.append(TraceRecord(t: checkpoint, .checkpoint(name: "\(name)-\(k < 10 ? "0" : "")\(k)")))
+                k += 1
+                checkpoint += 500
+            }
+            records.append(r)
+        }
+        while checkpoint <= end {
+            records.append(TraceRecord(t: checkpoint, .checkpoint(name: "\(name)-\(k < 10 ? "0" : "")\(k)")))
+            k += 1
+            checkpoint += 500
+        }
+        return records
+    }
+
+    /// The centre of the control `id` in a state dump.
+    static func controlCenter(_ state: JSONValue, _ id: String) -> Vec2? {
+        guard case .array(let controls)? = state["controls"] else { return nil }
+        for c in controls where c["id"] == .string(id) {
+            if case .number(let x)? = c["x"], case .number(let y)? = c["y"] { return Vec2(x, y) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Same results on every CPU: replays the launcher's demo and every exhibit's demo (replay
+# --demo NAME: checkpoints every 0.5 s, state JSON + PNG each) with the x86_64 build and
+# with the arm64 and armhf Embedded builds under qemu-user, and compares the files byte for
+# byte. Files that differ are compared by content (JSON numbers, decoded pixels) and the
+# largest difference is printed; any difference fails the run.
+#   board/cross/compare-cpus.sh [arm64] [armhf]     (default: both; run board/cross/build.sh first)
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+export PATH=/opt/swift/usr/bin:$PATH
+ARCHES=${*:-arm64 armhf}
+OUT=$ROOT/.build-cross/compare
+rm -rf "$OUT"; mkdir -p "$OUT"
+say() { echo "compare-cpus: $*"; }
+
+(cd "$ROOT" && swift build -c release --product motionkiosk 2>&1 | tail -n 1)
+X86=$ROOT/.build/release/motionkiosk
+NAMES="launcher motion-cube tilt-box newtons-cradle circle-draw grid-block"
+
+run_all() {  # label, command prefix…
+    local label=$1; shift
+    for name in $NAMES; do
+        "$@" replay --demo "$name" --out "$OUT/$label/$name" > "$OUT/$label-$name.log" 2>&1 || {
+            say "$label: replay of $name failed:"; cat "$OUT/$label-$name.log"; return 1; }
+    done
+}
+
+run_all x86_64 "$X86"
+status=0
+for arch in $ARCHES; do
+    case $arch in
+        arm64) qemu=qemu-aarch64 ;;
+        armhf) qemu=qemu-arm ;;
+        *) say "unknown architecture $arch"; exit 2 ;;
+    esac
+    bin=$ROOT/.build-cross/$arch/motionkiosk
+    sysroot=$ROOT/.build-cross/$arch/sysroot
+    [ -x "$bin" ] || { say "$bin missing: run board/cross/build.sh $arch"; exit 2; }
+    start=$(date +%s)
+    run_all "$arch" "$qemu" -L "$sysroot" "$bin"
+    same=0; differ=0
+    while read -r f; do
+        rel=${f#"$OUT/x86_64/"}
+        if cmp -s "$f" "$OUT/$arch/$rel"; then same=$((same + 1)); else differ=$((differ + 1)); echo "$rel" >> "$OUT/$arch-differ.txt"; fi
+    done < <(find "$OUT/x86_64" -type f | sort)
+    say "$arch: $same files identical to x86_64, $differ differ ($(( $(date +%s) - start )) s under $qemu)"
+    if [ "$differ" -gt 0 ]; then
+        status=1
+        python3 "$HERE/explain-differences.py" "$OUT/x86_64" "$OUT/$arch" < "$OUT/$arch-differ.txt" | head -40
+    fi
+done
+exit $status
