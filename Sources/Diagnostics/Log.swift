@@ -1,5 +1,4 @@
 import Geometry
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,11 +33,11 @@ public enum LogLevel: Int, Comparable, CaseIterable, Sendable {
 public final class Log: Sendable {
     public typealias Sink = @Sendable (LogLevel, String) -> Void
 
-    private let level: Mutex<LogLevel>
+    private let level: Locked<LogLevel>
     private let sink: Sink
 
     public init(minimum: LogLevel = .info, sink: @escaping Sink = Log.standardErrorSink()) {
-        level = Mutex(minimum)
+        level = Locked(minimum)
         self.sink = sink
     }
 
@@ -68,7 +67,7 @@ public final class Log: Sendable {
 
     /// A sink that keeps lines in memory, for tests.
     public final class Recorder: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         public init() {}
         public var sink: Sink { { [self] level, message in lines.withLock { $0.append("\(level.name): \(message)") } } }
         public var recorded: [String] { lines.withLock { $0 } }

@@ -16,7 +16,7 @@ private func message(of image: png_image) -> String {
 }
 
 /// Writes `buffer` as an 8-bit RGB PNG (the X byte of XRGB8888 is not alpha, so none is written).
-public func writePNG(_ buffer: PixelBuffer, to path: String) throws {
+public func writePNG(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
     let w = buffer.width, h = buffer.height
     var rgb = [UInt8](repeating: 0, count: w * h * 3)
     rgb.withUnsafeMutableBufferPointer { out in
@@ -43,7 +43,7 @@ public func writePNG(_ buffer: PixelBuffer, to path: String) throws {
 }
 
 /// Reads a PNG (any colour type; alpha is composited over black by libpng) into a new buffer.
-public func readPNG(path: String, format: PixelFormat = .xrgb8888) throws -> PixelBuffer {
+public func readPNG(path: String, format: PixelFormat = .xrgb8888) throws(PNGError) -> PixelBuffer {
     var image = png_image()
     image.version = UInt32(PNG_IMAGE_VERSION)
     guard png_image_begin_read_from_file(&image, path) != 0 else {

@@ -35,7 +35,7 @@ public final class Font {
 
     /// Opens the face at `path`; the error names the file and says whether it is missing
     /// (install fonts-dejavu-core for the default faces) or unreadable as a font.
-    public init(path: String) throws {
+    public init(path: String) throws(FontError) {
         self.path = path
         guard access(path, R_OK) == 0 else {
             throw FontError(path: path, reason: "no readable file there (Debian: apt-get install fonts-dejavu-core)")

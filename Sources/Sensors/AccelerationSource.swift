@@ -59,6 +59,24 @@ public protocol AccelerationSource: AnyObject {
     func close()
     /// Device frame for real sensors; screen frame for synthetic sources.
     var frame: SampleFrame { get }
+    /// What it is, for the inventory and the supervisor (no dynamic casts: Embedded Swift
+    /// has none).
+    var kind: AccelerationSourceKind { get }
+}
+
+/// The kinds of `AccelerationSource`.
+public enum AccelerationSourceKind: Equatable, Sendable {
+    case iioPolled, iioBuffered
+    case userspaceI2C(I2CAccelProbe)
+    case fixedDown, arrowKeys, replay
+
+    /// A sensor on the board (not a stand-in).
+    public var isDevice: Bool {
+        switch self {
+        case .iioPolled, .iioBuffered, .userspaceI2C: return true
+        case .fixedDown, .arrowKeys, .replay: return false
+        }
+    }
 }
 
 /// Which frame a source's vectors are in.

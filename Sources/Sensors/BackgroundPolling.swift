@@ -14,6 +14,7 @@ import Glibc
 /// The thread keeps the object alive: `close()` is what stops it.
 public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendable {
     public let inner: AccelerationSource
+    public var kind: AccelerationSourceKind { inner.kind }
     public let interval: Microseconds
     public let capacity: Int
     private let now: @Sendable () -> Microseconds

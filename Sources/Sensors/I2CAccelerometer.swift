@@ -134,6 +134,7 @@ public func probeI2CAccelerometers(bus: I2CBus, chips: [I2CAccelChip] = I2CAccel
 
 /// A userspace-driven accelerometer: SMBus block reads of the six data bytes each poll.
 public final class I2CAccelerometer: AccelerationSource {
+    public var kind: AccelerationSourceKind { .userspaceI2C(probe) }
     public let probe: I2CAccelProbe
     public let cadence: SampleCadence
     private let bus: I2CBus

@@ -8,6 +8,7 @@ import Glibc
 /// An IIO accelerometer read through sysfs: one `in_accel_{x,y,z}_raw` file per axis each
 /// poll. Works with every driver, at the price of three small reads per sample.
 public final class IIOPolledAccelerometer: AccelerationSource {
+    public var kind: AccelerationSourceKind { .iioPolled }
     public let device: IIODeviceInfo
     public let calibration: IIOAccelCalibration
     /// Rate in effect after `raiseSamplingFrequency` (nil when the driver does not say).
@@ -60,6 +61,7 @@ public final class IIOPolledAccelerometer: AccelerationSource {
 /// device has one) read from /dev/iio:deviceN, woken by epoll. Set-up enables the scan
 /// elements, picks a trigger, sizes and enables the buffer; `close` undoes it.
 public final class IIOBufferedAccelerometer: AccelerationSource {
+    public var kind: AccelerationSourceKind { .iioBuffered }
     public let device: IIODeviceInfo
     public let calibration: IIOAccelCalibration
     public let layout: IIOScanLayout

@@ -168,7 +168,7 @@ public final class MotionSensors {
     private let system: SystemCalls
     private let clock: Clock
     private let log: RateLimitedLog
-    private let openI2CBus: (String) throws -> I2CBus
+    private let openI2CBus: (String) throws(SystemError) -> I2CBus
     private var nextAccelerometerRead: Microseconds = 0
     private var nextBarometerRead: Microseconds = 0
     private var nextRetry: Microseconds?
@@ -181,7 +181,7 @@ public final class MotionSensors {
 
     public init(configuration: MotionSensorConfiguration, system: SystemCalls = LinuxSystem.shared, clock: Clock,
                 log: RateLimitedLog? = nil,
-                openI2CBus: ((String) throws -> I2CBus)? = nil) {
+                openI2CBus: ((String) throws(SystemError) -> I2CBus)? = nil) {
         self.configuration = configuration
         self.system = system
         self.clock = clock
@@ -189,7 +189,7 @@ public final class MotionSensors {
         if let openI2CBus {
             self.openI2CBus = openI2CBus
         } else {
-            self.openI2CBus = { path in try LinuxI2CBus(path: path, system: system) }
+            self.openI2CBus = { (path) throws(SystemError) -> I2CBus in try LinuxI2CBus(path: path, system: system) }
         }
         mapping = AxisMapping(board: configuration.board, rotation: configuration.rotation)
         pipeline = MotionPipeline(settings: configuration.motion)
@@ -226,7 +226,8 @@ public final class MotionSensors {
     public var pressureKilopascals: Double? { pipeline.lastPressure }
 
     /// The arrow-key source when configured, to feed key presses into.
-    public var arrowKeys: ArrowKeyTilt? { accelerometer as? ArrowKeyTilt }
+    public var arrowKeys: ArrowKeyTilt? { accelerometer.kind == .arrowKeys ? arrowKeySource : nil }
+    private var arrowKeySource: ArrowKeyTilt?
 
     // MARK: Main-loop integration
 
@@ -348,7 +349,7 @@ public final class MotionSensors {
         }
         switch failure {
         case .gone(let why)?:
-            if source is FixedDownGravity { break }
+            if source.kind == .fixedDown { break }
             loseAccelerometer(why, now: now)
             // Fixed gravity takes over at once.
             readAccelerometer(now: now, into: &update)
@@ -395,7 +396,10 @@ public final class MotionSensors {
     /// Opens the configured accelerometer; nil when the device it needs is absent.
     private func openAccelerometer() -> AccelerationSource? {
         switch configuration.accelerometer {
-        case .arrowKeys: return ArrowKeyTilt()
+        case .arrowKeys:
+            let keys = ArrowKeyTilt()
+            arrowKeySource = keys
+            return keys
         case .fixedDown: return FixedDownGravity()
         case .replay(let samples, let loops): return ReplayedAccelerometer(samples: samples, loops: loops)
         case .iio(let wanted):
@@ -443,7 +447,7 @@ public final class MotionSensors {
     private func openI2C(busPath: String, chip: I2CAccelChip?, address: UInt8?) -> AccelerationSource? {
         let bus: I2CBus
         do { bus = try openI2CBus(busPath) } catch {
-            if (error as? SystemError)?.errno != ENOENT { note("\(error)") }
+            if error.errno != ENOENT { note("\(error)") }
             return nil
         }
         let scan = probeI2CAccelerometers(bus: bus, chips: chip.map { [$0] } ?? I2CAccelChip.allCases, address: address)
@@ -483,11 +487,12 @@ public final class MotionSensors {
         let usedName = accelerometer.name
         for d in iio where d.hasAccel {
             let used = usedName.hasPrefix("IIO \(d.id) ")
-            let mode = used ? (usedName.contains("(buffered") ? "buffered" : "polled") : (d.hasBuffer ? "buffer available" : "sysfs only")
+            let mode = used ? (accelerometer.kind == .iioBuffered ? "buffered" : "polled") : (d.hasBuffer ? "buffer available" : "sysfs only")
             lines.append("accelerometer \(d.id) \(d.name) [IIO, \(mode)]\(used ? " — in use" : "")")
         }
         for busPath in MotionSensors.i2cBuses(devRoot: configuration.i2cDevRoot, system: system) {
-            let inUse = (accelerometer as? I2CAccelerometer)?.probe
+            var inUse: I2CAccelProbe?
+            if case .userspaceI2C(let probe) = accelerometer.kind { inUse = probe }
             if let p = inUse, p.busPath == busPath {
                 lines.append("accelerometer \(p.description) [userspace I2C] — in use")
                 continue
@@ -500,8 +505,7 @@ public final class MotionSensors {
         }
         if isFallingBack {
             lines.append("accelerometer: none usable — fixed down gravity in use")
-        } else if !(accelerometer is IIOPolledAccelerometer || accelerometer is IIOBufferedAccelerometer
-                    || accelerometer is I2CAccelerometer || accelerometer is BackgroundPolledSource) {
+        } else if !accelerometer.kind.isDevice {
             lines.append("accelerometer: \(accelerometer.name) in use")
         }
         lines.append("accelerometer axes: board mount \(configuration.board), panel rotation \(configuration.rotation)°")

@@ -3,6 +3,7 @@ import Geometry
 /// No sensor: the device is taken to stand upright, so things fall toward the screen's
 /// bottom edge. Specific force (0, +g, 0) in the screen frame.
 public final class FixedDownGravity: AccelerationSource {
+    public var kind: AccelerationSourceKind { .fixedDown }
     public let name = "fixed down gravity (no accelerometer)"
     public let cadence = SampleCadence.onChange
     public let frame = SampleFrame.screen
@@ -23,6 +24,7 @@ public final class FixedDownGravity: AccelerationSource {
 /// The state is the physics gravity direction d (screen, y down, |d| ≤ 1); the specific
 /// force reported is (−dx·g, dy·g, √(1−|d|²)·g), so `TiltGravity` gives back d.
 public final class ArrowKeyTilt: AccelerationSource {
+    public var kind: AccelerationSourceKind { .arrowKeys }
     public enum Key: Sendable { case left, right, up, down, level }
 
     public let name = "arrow keys"
@@ -66,6 +68,7 @@ public final class ArrowKeyTilt: AccelerationSource {
 /// Samples recorded earlier (screen frame, times relative to the first), played back
 /// against the clock from the first read on; optionally looping.
 public final class ReplayedAccelerometer: AccelerationSource {
+    public var kind: AccelerationSourceKind { .replay }
     public let name: String
     public let cadence: SampleCadence
     public let frame = SampleFrame.screen

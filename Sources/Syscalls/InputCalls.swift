@@ -290,7 +290,7 @@ public final class LibInputSeat: InputEventSource {
         return InputDeviceInfo(
             id: id, name: String(cString: libinput_device_get_name(device)),
             sysname: String(cString: libinput_device_get_sysname(device)),
-            capabilities: caps.filter { libinput_device_has_capability(device, $0.1) != 0 }.map(\.0),
+            capabilities: caps.filter { libinput_device_has_capability(device, $0.1) != 0 }.map { $0.0 },
             isTouchscreen: touchscreen, widthMillimetres: hasSize ? w : nil, heightMillimetres: hasSize ? h : nil,
             calibration: calibrated ? matrix : nil)
     }

@@ -60,7 +60,10 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     public static func processEnvironment() -> [String: String] {
         var out: [String: String] = [:]
-        var p = environ
+        // Optional either way: an implicitly unwrapped pointer in Glibc's overlay, an optional
+        // one from the C header that Embedded builds import.
+        let first: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        guard var p = first else { return out }
         while let entry = p.pointee {
             let s = String(cString: entry)
             if let eq = s.firstIndex(of: "=") { out[String(s[..<eq])] = String(s[s.index(after: eq)...]) }

@@ -7,6 +7,7 @@ import Syscalls
 
 /// A polled source whose reads are counted; goes away after `lifetime` reads.
 final class CountingSource: AccelerationSource, @unchecked Sendable {
+        var kind: AccelerationSourceKind { .iioPolled }
     let name = "counting"
     let cadence = SampleCadence.poll(1_000)
     let lock = NSLock()
