@@ -110,6 +110,8 @@ public final class DynamicsWorld {
     }
 
     deinit {
+        // Behaviors may outlive the world; their unretained reference must not dangle.
+        for behavior in topBehaviors { behavior.attach(to: nil) }
         bodies.release(); contacts.release(); pairs.release()
         constraints.release(); points.release(); awakeList.release()
         islandMin.release(); islandHasAwake.release()
