@@ -154,10 +154,10 @@ extension DynamicsWorld {
     }
 
     func queueEvent(contact c: Int, began: Bool) {
-        let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+        let a = Int(contacts[c].a), b = Int(contacts[c].b)
         let point: Vec2
-        if contacts.pointCount[c] > 0 {
-            point = Vec2(bodies.pose[a].x + contacts.rAx[2 * c], bodies.pose[a].y + contacts.rAy[2 * c])
+        if contacts[c].pointCount > 0 {
+            point = Vec2(bodies.pose[a].x + contacts.points[2 * c].rAx, bodies.pose[a].y + contacts.points[2 * c].rAy)
         } else {
             point = Vec2((bodies.pose[a].x + bodies.pose[b].x) / 2, (bodies.pose[a].y + bodies.pose[b].y) / 2)
         }

@@ -83,9 +83,10 @@ extension DynamicsWorld {
         let staticSoft = Softness(hertz: 2 * min(tuning.contactHertz, 0.25 / hs), dampingRatio: tuning.contactDampingRatio, h: hs)
         var count = 0
         for c in 0..<ct.count {
-            let pc = ct.pointCount[c]
+            let contact = ct[c]
+            let pc = contact.pointCount
             if pc == 0 { continue }
-            let a = Int(ct.a[c]), b = Int(ct.b[c])
+            let a = Int(contact.a), b = Int(contact.b)
             let activeA = bt.slot[a].isActive, activeB = bt.slot[b].isActive
             if !activeA && !activeB { continue }
             var k = ContactConstraint()
@@ -99,17 +100,18 @@ extension DynamicsWorld {
                 if bt.slot[a].holdIndex >= 0 && k.mA < k.mB { let f = k.mB / k.mA; k.mA *= f; k.iA *= f }
                 if bt.slot[b].holdIndex >= 0 && k.mB < k.mA { let f = k.mA / k.mB; k.mB *= f; k.iB *= f }
             }
-            let nx = ct.nx[c], ny = ct.ny[c]
+            let nx = contact.nx, ny = contact.ny
             k.nx = nx; k.ny = ny
-            k.friction = ct.friction[c]; k.restitution = ct.restitution[c]
+            k.friction = contact.friction; k.restitution = contact.restitution
             k.soft = (k.mA == 0 || k.mB == 0) ? staticSoft : contactSoft
             cc[count] = k
             for j in 0..<pc {
                 let q = 2 * c + j
                 var p = ConstraintPoint()
-                p.rAx = ct.rAx[q]; p.rAy = ct.rAy[q]; p.rBx = ct.rBx[q]; p.rBy = ct.rBy[q]
-                p.baseSeparation = ct.separation[q] - ((p.rBx - p.rAx) * nx + (p.rBy - p.rAy) * ny)
-                p.normalImpulse = ct.normalImpulse[q]; p.tangentImpulse = ct.tangentImpulse[q]
+                let point = ct.points[q]
+                p.rAx = point.rAx; p.rAy = point.rAy; p.rBx = point.rBx; p.rBy = point.rBy
+                p.baseSeparation = point.separation - ((p.rBx - p.rAx) * nx + (p.rBy - p.rAy) * ny)
+                p.normalImpulse = point.normalImpulse; p.tangentImpulse = point.tangentImpulse
                 let rnA = p.rAx * ny - p.rAy * nx, rnB = p.rBx * ny - p.rBy * nx
                 let kn = k.mA + k.mB + k.iA * rnA * rnA + k.iB * rnB * rnB
                 p.normalMass = kn > 0 ? 1 / kn : 0
@@ -286,7 +288,7 @@ extension DynamicsWorld {
                 bt.pose[mover].x += sign * shift * nx; bt.pose[mover].y += sign * shift * ny
                 motion[mover].dpx += sign * shift * nx; motion[mover].dpy += sign * shift * ny
             }
-            contacts.impact[k.contact] = true
+            contacts[k.contact].impact = true
         }
 
         var pass = 0
@@ -355,8 +357,8 @@ extension DynamicsWorld {
         for i in 0..<constraintCount {
             let k = cc[i]
             for j in 0..<k.pointCount {
-                ct.normalImpulse[2 * k.contact + j] = cp[2 * i + j].normalImpulse
-                ct.tangentImpulse[2 * k.contact + j] = cp[2 * i + j].tangentImpulse
+                ct.points[2 * k.contact + j].normalImpulse = cp[2 * i + j].normalImpulse
+                ct.points[2 * k.contact + j].tangentImpulse = cp[2 * i + j].tangentImpulse
             }
         }
     }

@@ -96,7 +96,7 @@ extension DynamicsWorld {
                     if !shouldCollide(a, b) { continue }
                     let key = PairTable.key(a, b)
                     let c = pairs.find(key)
-                    if c >= 0 { contacts.seen[Int(c)] = stamp; continue }
+                    if c >= 0 { contacts[Int(c)].seen = stamp; continue }
                     // Lower shape kind first: that is the order the manifold functions take.
                     var first = a, second = b
                     let ka = bodies.outline[a].kind.rawValue, kb = bodies.outline[b].kind.rawValue
@@ -109,11 +109,11 @@ extension DynamicsWorld {
         }
         var c = 0
         while c < contacts.count {
-            if contacts.seen[c] != stamp {
-                let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+            if contacts[c].seen != stamp {
+                let a = Int(contacts[c].a), b = Int(contacts[c].b)
                 let inactive = !slot[a].isActive && !slot[b].isActive
                 if inactive && shouldCollide(a, b) { c += 1; continue }
-                if contacts.touching[c] { queueEvent(contact: c, began: false) }
+                if contacts[c].touching { queueEvent(contact: c, began: false) }
                 destroyContact(c)
                 continue
             }
@@ -124,14 +124,14 @@ extension DynamicsWorld {
     /// Box2D's mixing (friction √(a·b), restitution max) between items; against a boundary
     /// the item's own values, as UIKit boundaries take on the item's friction and elasticity.
     func mixMaterials(_ c: Int) {
-        let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+        let a = Int(contacts[c].a), b = Int(contacts[c].b)
         if bodies.slot[a].isBoundary || bodies.slot[b].isBoundary {
             let item = bodies.slot[a].isBoundary ? b : a
-            contacts.friction[c] = bodies.material[item].friction
-            contacts.restitution[c] = bodies.material[item].restitution
+            contacts[c].friction = bodies.material[item].friction
+            contacts[c].restitution = bodies.material[item].restitution
         } else {
-            contacts.friction[c] = (bodies.material[a].friction * bodies.material[b].friction).squareRoot()
-            contacts.restitution[c] = max(bodies.material[a].restitution, bodies.material[b].restitution)
+            contacts[c].friction = (bodies.material[a].friction * bodies.material[b].friction).squareRoot()
+            contacts[c].restitution = max(bodies.material[a].restitution, bodies.material[b].restitution)
         }
     }
 
@@ -140,29 +140,28 @@ extension DynamicsWorld {
         let spec = tuning.speculativeDistance
         let ct = contacts, bt = bodies
         for c in 0..<ct.count {
-            let a = Int(ct.a[c]), b = Int(ct.b[c])
+            let a = Int(ct[c].a), b = Int(ct[c].b)
             let activeA = bt.slot[a].isActive, activeB = bt.slot[b].isActive
             if !activeA && !activeB { continue }
-            ct.impact[c] = false
+            ct[c].impact = false
             let m = bt.collide(a, b, spec: spec + bt.box[a].sweep + bt.box[b].sweep)
-            let oldCount = ct.pointCount[c]
+            let oldCount = ct[c].pointCount
             let p = 2 * c
-            let oldId0 = ct.id[p], oldId1 = ct.id[p + 1]
-            let oldN0 = ct.normalImpulse[p], oldN1 = ct.normalImpulse[p + 1]
-            let oldT0 = ct.tangentImpulse[p], oldT1 = ct.tangentImpulse[p + 1]
-            ct.pointCount[c] = m.count
-            ct.nx[c] = m.nx; ct.ny[c] = m.ny
+            let old0 = ct.points[p], old1 = ct.points[p + 1]
+            ct[c].pointCount = m.count
+            ct[c].nx = m.nx; ct[c].ny = m.ny
             let ax = bt.pose[a].x, ay = bt.pose[a].y, bx = bt.pose[b].x, by = bt.pose[b].y
             for k in 0..<m.count {
                 let mp = k == 0 ? m.p0 : m.p1
                 let q = p + k
-                ct.rAx[q] = mp.x - ax; ct.rAy[q] = mp.y - ay
-                ct.rBx[q] = mp.x - bx; ct.rBy[q] = mp.y - by
-                ct.separation[q] = mp.separation
-                ct.id[q] = mp.id
-                var ni = 0.0, ti = 0.0
-                if oldCount > 0 && oldId0 == mp.id { ni = oldN0; ti = oldT0 } else if oldCount > 1 && oldId1 == mp.id { ni = oldN1; ti = oldT1 }
-                ct.normalImpulse[q] = ni; ct.tangentImpulse[q] = ti
+                var point = ContactPoint(rAx: mp.x - ax, rAy: mp.y - ay, rBx: mp.x - bx, rBy: mp.y - by,
+                                         separation: mp.separation, id: mp.id)
+                if oldCount > 0 && old0.id == mp.id {
+                    point.normalImpulse = old0.normalImpulse; point.tangentImpulse = old0.tangentImpulse
+                } else if oldCount > 1 && old1.id == mp.id {
+                    point.normalImpulse = old1.normalImpulse; point.tangentImpulse = old1.tangentImpulse
+                }
+                ct.points[q] = point
             }
         }
     }
@@ -174,8 +173,8 @@ extension DynamicsWorld {
         var changed = true
         while changed {
             changed = false
-            for c in 0..<contacts.count where contacts.pointCount[c] > 0 {
-                let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+            for c in 0..<contacts.count where contacts[c].pointCount > 0 {
+                let a = Int(contacts[c].a), b = Int(contacts[c].b)
                 let activeA = bodies.slot[a].isActive, activeB = bodies.slot[b].isActive
                 if activeA == activeB { continue }
                 let sleeper = activeA ? b : a
@@ -196,14 +195,14 @@ extension DynamicsWorld {
         let slop = tuning.linearSlop
         let ct = contacts, bt = bodies
         for c in 0..<ct.count {
-            let a = Int(ct.a[c]), b = Int(ct.b[c])
+            let a = Int(ct[c].a), b = Int(ct[c].b)
             if !bt.slot[a].isActive && !bt.slot[b].isActive { continue }
-            var touching = ct.impact[c]
-            let n = ct.pointCount[c]
-            if n > 0 && ct.separation[2 * c] < slop { touching = true }
-            if n > 1 && ct.separation[2 * c + 1] < slop { touching = true }
-            if touching != ct.touching[c] {
-                ct.touching[c] = touching
+            var touching = ct[c].impact
+            let n = ct[c].pointCount
+            if n > 0 && ct.points[2 * c].separation < slop { touching = true }
+            if n > 1 && ct.points[2 * c + 1].separation < slop { touching = true }
+            if touching != ct[c].touching {
+                ct[c].touching = touching
                 queueEvent(contact: c, began: touching)
             }
         }
@@ -289,8 +288,8 @@ extension DynamicsWorld {
         }
         // Linked as soon as the manifold has points, speculative ones included: the same test
         // that wakes a sleeper, so that neighbours sleep and wake together.
-        for c in 0..<contacts.count where contacts.pointCount[c] > 0 {
-            let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+        for c in 0..<contacts.count where contacts[c].pointCount > 0 {
+            let a = Int(contacts[c].a), b = Int(contacts[c].b)
             if bodies.slot[a].isStatic || bodies.slot[b].isStatic { continue }
             union(a, b)
         }

@@ -312,8 +312,8 @@ public final class DynamicsWorld {
         // Contacts of the body go first, with an ended event for touching ones.
         var c = 0
         while c < contacts.count {
-            if Int(contacts.a[c]) == b || Int(contacts.b[c]) == b {
-                if contacts.touching[c] { queueEvent(contact: c, began: false) }
+            if Int(contacts[c].a) == b || Int(contacts[c].b) == b {
+                if contacts[c].touching { queueEvent(contact: c, began: false) }
                 destroyContact(c)
             } else { c += 1 }
         }
@@ -328,7 +328,7 @@ public final class DynamicsWorld {
     }
 
     func destroyContact(_ c: Int) {
-        pairs.remove(contacts.key[c])
+        pairs.remove(contacts[c].key)
         if let movedKey = contacts.removeSwapping(c) { pairs.update(movedKey, Int32(c)) }
     }
 
