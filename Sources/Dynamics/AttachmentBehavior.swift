@@ -61,7 +61,7 @@ public final class SnapBehavior: DynamicBehavior {
 extension DynamicsWorld {
     func worldPoint(_ id: ItemID, _ offset: Vec2) -> Vec2? {
         guard let b = body(id) else { return nil }
-        let c = bodies.cosA[b], s = bodies.sinA[b]
-        return Vec2(bodies.px[b] + c * offset.x - s * offset.y, bodies.py[b] + s * offset.x + c * offset.y)
+        let c = bodies.pose[b].cosA, s = bodies.pose[b].sinA
+        return Vec2(bodies.pose[b].x + c * offset.x - s * offset.y, bodies.pose[b].y + s * offset.x + c * offset.y)
     }
 }

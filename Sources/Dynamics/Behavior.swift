@@ -3,7 +3,9 @@ import Geometry
 /// Base of every behavior, as in UIKit: composable through child behaviors, with an optional
 /// `action` run at the start of every step. Changing anything wakes the world.
 open class DynamicBehavior {
-    public internal(set) weak var world: DynamicsWorld?
+    /// The world this behavior is in. Not retained: the world owns its behaviors; it clears
+    /// this reference when the behavior is removed and in its own deinit, so it never dangles.
+    public internal(set) unowned(unsafe) var world: DynamicsWorld?
     /// Runs once per step, before the step, while the behavior is in a world and the world is
     /// running (a paused world runs no steps: feed sensor data through properties, which wake it).
     public var action: (() -> Void)?

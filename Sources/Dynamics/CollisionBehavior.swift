@@ -83,5 +83,5 @@ public final class CollisionBehavior: ItemsBehavior {
         changed()
     }
 
-    public var boundaryIdentifiers: [String] { boundaries.map(\.identifier) }
+    public var boundaryIdentifiers: [String] { boundaries.map { $0.identifier } }
 }

@@ -28,13 +28,13 @@ extension DynamicsWorld {
         flatBehaviors = flat
 
         wasStatic.removeAll(keepingCapacity: true)
-        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] && bodies.isStatic[b] { wasStatic.append(b) }
-        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] {
-            bodies.density[b] = 1; bodies.friction[b] = 0; bodies.restitution[b] = 0
-            bodies.linearDamping[b] = 0; bodies.angularDamping[b] = 0
-            bodies.allowsRotation[b] = true; bodies.isStatic[b] = false
-            bodies.itemMask[b] = 0; bodies.boundaryMask[b] = 0
-            bodies.gravityX[b] = 0; bodies.gravityY[b] = 0
+        for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isBoundary && bodies.slot[b].isStatic { wasStatic.append(b) }
+        for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isBoundary {
+            bodies.material[b].density = 1; bodies.material[b].friction = 0; bodies.material[b].restitution = 0
+            bodies.forces[b].linearDamping = 0; bodies.forces[b].angularDamping = 0
+            bodies.slot[b].allowsRotation = true; bodies.slot[b].isStatic = false
+            bodies.slot[b].itemMask = 0; bodies.slot[b].boundaryMask = 0
+            bodies.forces[b].gravityX = 0; bodies.forces[b].gravityY = 0
         }
         var specs: [BoundarySpec] = []
         var boxes: [(rect: Rect, owner: UInt64)] = []
@@ -43,19 +43,19 @@ extension DynamicsWorld {
             if let item = behavior as? ItemBehavior {
                 for id in item.items {
                     guard let b = body(id) else { continue }
-                    bodies.density[b] = max(item.density, 1e-6)
-                    bodies.friction[b] = max(item.friction, 0)
-                    bodies.restitution[b] = min(max(item.elasticity, 0), 1)
-                    bodies.linearDamping[b] = max(item.resistance, 0)
-                    bodies.angularDamping[b] = max(item.angularResistance, 0)
-                    bodies.allowsRotation[b] = item.allowsRotation
-                    bodies.isStatic[b] = item.isAnchored
+                    bodies.material[b].density = max(item.density, 1e-6)
+                    bodies.material[b].friction = max(item.friction, 0)
+                    bodies.material[b].restitution = min(max(item.elasticity, 0), 1)
+                    bodies.forces[b].linearDamping = max(item.resistance, 0)
+                    bodies.forces[b].angularDamping = max(item.angularResistance, 0)
+                    bodies.slot[b].allowsRotation = item.allowsRotation
+                    bodies.slot[b].isStatic = item.isAnchored
                 }
             } else if let gravity = behavior as? GravityBehavior {
                 let g = gravity.gravityDirection * GravityBehavior.unitAcceleration
                 for id in gravity.items {
                     guard let b = body(id) else { continue }
-                    bodies.gravityX[b] += g.x; bodies.gravityY[b] += g.y
+                    bodies.forces[b].gravityX += g.x; bodies.forces[b].gravityY += g.y
                 }
             } else if let collision = behavior as? CollisionBehavior {
                 collision.bit = nextBit < 64 ? UInt64(1) << UInt64(nextBit) : 0
@@ -63,8 +63,8 @@ extension DynamicsWorld {
                 let bit = collision.bit
                 for id in collision.items {
                     guard let b = body(id) else { continue }
-                    if collision.collisionMode.includesItems { bodies.itemMask[b] |= bit }
-                    if collision.collisionMode.includesBoundaries { bodies.boundaryMask[b] |= bit }
+                    if collision.collisionMode.includesItems { bodies.slot[b].itemMask |= bit }
+                    if collision.collisionMode.includesBoundaries { bodies.slot[b].boundaryMask |= bit }
                 }
                 if collision.translatesReferenceBoundsIntoBoundary {
                     let i = collision.referenceBoundsInsets, r = referenceBounds
@@ -80,15 +80,15 @@ extension DynamicsWorld {
                 }
             }
         }
-        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] {
-            if bodies.isStatic[b] {
-                bodies.vx[b] = 0; bodies.vy[b] = 0; bodies.w[b] = 0
-                bodies.awake[b] = false
-                if bodies.holdIndex[b] >= 0 { release(itemID(b)) }
+        for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isBoundary {
+            if bodies.slot[b].isStatic {
+                bodies.motion[b].vx = 0; bodies.motion[b].vy = 0; bodies.motion[b].w = 0
+                bodies.slot[b].awake = false
+                if bodies.slot[b].holdIndex >= 0 { release(itemID(b)) }
             } else {
-                if !bodies.allowsRotation[b] { bodies.w[b] = 0 }
+                if !bodies.slot[b].allowsRotation { bodies.motion[b].w = 0 }
                 // No longer anchored: it moves again.
-                if !bodies.awake[b] && wasStatic.contains(b) { bodies.awake[b] = true; bodies.sleepTime[b] = 0 }
+                if !bodies.slot[b].awake && wasStatic.contains(b) { bodies.slot[b].awake = true; bodies.slot[b].sleepTime = 0 }
             }
             bodies.updateMass(b)
         }
@@ -101,15 +101,15 @@ extension DynamicsWorld {
     /// Gravity sums only, from the behaviors as last flattened.
     func applyGravity() {
         gravityDirty = false
-        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] {
-            bodies.gravityX[b] = 0; bodies.gravityY[b] = 0
+        for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isBoundary {
+            bodies.forces[b].gravityX = 0; bodies.forces[b].gravityY = 0
         }
         for behavior in flatBehaviors {
             guard let gravity = behavior as? GravityBehavior else { continue }
             let g = gravity.gravityDirection * GravityBehavior.unitAcceleration
             for id in gravity.items {
                 guard let b = body(id) else { continue }
-                bodies.gravityX[b] += g.x; bodies.gravityY[b] += g.y
+                bodies.forces[b].gravityX += g.x; bodies.forces[b].gravityY += g.y
             }
         }
     }
@@ -130,12 +130,12 @@ extension DynamicsWorld {
         for (_, b) in old { destroyBody(b) }
         for (n, spec) in specs.enumerated() where kept[n] < 0 {
             let b = allocateBody()
-            bodies.isBoundary[b] = true
-            bodies.isStatic[b] = true
-            bodies.awake[b] = false
-            bodies.itemMask[b] = spec.owner
-            bodies.invMass[b] = 0; bodies.invI[b] = 0; bodies.mass[b] = 0; bodies.inertia[b] = 0
-            bodies.friction[b] = 0; bodies.restitution[b] = 0
+            bodies.slot[b].isBoundary = true
+            bodies.slot[b].isStatic = true
+            bodies.slot[b].awake = false
+            bodies.slot[b].itemMask = spec.owner
+            bodies.material[b].invMass = 0; bodies.material[b].invI = 0; bodies.material[b].mass = 0; bodies.material[b].inertia = 0
+            bodies.material[b].friction = 0; bodies.material[b].restitution = 0
             boundaryNames[b] = spec.name
             switch spec.shape {
             case .wall(let p, let angle):
@@ -154,19 +154,19 @@ extension DynamicsWorld {
     }
 
     func queueEvent(contact c: Int, began: Bool) {
-        let a = Int(contacts.a[c]), b = Int(contacts.b[c])
+        let a = Int(contacts[c].a), b = Int(contacts[c].b)
         let point: Vec2
-        if contacts.pointCount[c] > 0 {
-            point = Vec2(bodies.px[a] + contacts.rAx[2 * c], bodies.py[a] + contacts.rAy[2 * c])
+        if contacts[c].pointCount > 0 {
+            point = Vec2(bodies.pose[a].x + contacts.points[2 * c].rAx, bodies.pose[a].y + contacts.points[2 * c].rAy)
         } else {
-            point = Vec2((bodies.px[a] + bodies.px[b]) / 2, (bodies.py[a] + bodies.py[b]) / 2)
+            point = Vec2((bodies.pose[a].x + bodies.pose[b].x) / 2, (bodies.pose[a].y + bodies.pose[b].y) / 2)
         }
-        if bodies.isBoundary[a] || bodies.isBoundary[b] {
-            let boundary = bodies.isBoundary[a] ? a : b, item = boundary == a ? b : a
+        if bodies.slot[a].isBoundary || bodies.slot[b].isBoundary {
+            let boundary = bodies.slot[a].isBoundary ? a : b, item = boundary == a ? b : a
             guard let name = boundaryNames[boundary] else { return }
-            pendingEvents.append(PendingEvent(bits: bodies.itemMask[boundary], item: itemID(item), other: .boundary(name), point: point, began: began))
+            pendingEvents.append(PendingEvent(bits: bodies.slot[boundary].itemMask, item: itemID(item), other: .boundary(name), point: point, began: began))
         } else {
-            pendingEvents.append(PendingEvent(bits: bodies.itemMask[a] & bodies.itemMask[b], item: itemID(a), other: .item(itemID(b)), point: point, began: began))
+            pendingEvents.append(PendingEvent(bits: bodies.slot[a].itemMask & bodies.slot[b].itemMask, item: itemID(a), other: .item(itemID(b)), point: point, began: began))
         }
     }
 

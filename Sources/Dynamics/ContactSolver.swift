@@ -29,19 +29,20 @@ extension DynamicsWorld {
         let maxSpeed = tuning.maxLinearSpeed, maxRotation = tuning.maxRotationPerSubstep / hs
         for b in 0..<n {
             let i = Int(list[b])
-            bt.dpx[i] = 0; bt.dpy[i] = 0; bt.dqc[i] = 1; bt.dqs[i] = 0
+            bt.motion[i].dpx = 0; bt.motion[i].dpy = 0; bt.motion[i].dqc = 1; bt.motion[i].dqs = 0
         }
         for sub in 0..<substeps {
             // Velocities.
             for k in 0..<n {
                 let i = Int(list[k])
-                let ld = 1 / (1 + hs * bt.linearDamping[i]), ad = 1 / (1 + hs * bt.angularDamping[i])
-                var vx = (bt.vx[i] + hs * bt.ax[i]) * ld, vy = (bt.vy[i] + hs * bt.ay[i]) * ld
-                var w = (bt.w[i] + hs * bt.alpha[i]) * ad
+                let f = bt.forces[i], m = bt.motion[i]
+                let ld = 1 / (1 + hs * f.linearDamping), ad = 1 / (1 + hs * f.angularDamping)
+                var vx = (m.vx + hs * f.ax) * ld, vy = (m.vy + hs * f.ay) * ld
+                var w = (m.w + hs * f.alpha) * ad
                 let v2 = vx * vx + vy * vy
                 if v2 > maxSpeed * maxSpeed { let f = maxSpeed / v2.squareRoot(); vx *= f; vy *= f }
-                if bt.invI[i] == 0 { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
-                bt.vx[i] = vx; bt.vy[i] = vy; bt.w[i] = w
+                if bt.material[i].invI == 0 { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
+                bt.motion[i].vx = vx; bt.motion[i].vy = vy; bt.motion[i].w = w
             }
             resolveImpacts(hs)
             warmStartJoints()
@@ -51,14 +52,15 @@ extension DynamicsWorld {
             // Positions.
             for k in 0..<n {
                 let i = Int(list[k])
-                let vx = bt.vx[i], vy = bt.vy[i], w = bt.w[i]
-                bt.px[i] += hs * vx; bt.py[i] += hs * vy
-                bt.dpx[i] += hs * vx; bt.dpy[i] += hs * vy
-                bt.angle[i] += hs * w
-                let c = bt.dqc[i], s = bt.dqs[i]
+                let m = bt.motion[i]
+                let vx = m.vx, vy = m.vy, w = m.w
+                bt.pose[i].x += hs * vx; bt.pose[i].y += hs * vy
+                bt.motion[i].dpx += hs * vx; bt.motion[i].dpy += hs * vy
+                bt.pose[i].angle += hs * w
+                let c = m.dqc, s = m.dqs
                 let c2 = c - hs * w * s, s2 = s + hs * w * c
                 let inv = 1 / (c2 * c2 + s2 * s2).squareRoot()
-                bt.dqc[i] = c2 * inv; bt.dqs[i] = s2 * inv
+                bt.motion[i].dqc = c2 * inv; bt.motion[i].dqs = s2 * inv
             }
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: false)
             solveContacts(hs, useBias: false, flip: sub % 2 == 0)
@@ -67,8 +69,8 @@ extension DynamicsWorld {
         storeJointImpulses()
         for k in 0..<n {
             let i = Int(list[k])
-            bt.cosA[i] = _cos(bt.angle[i]); bt.sinA[i] = _sin(bt.angle[i])
-            bt.dpx[i] = 0; bt.dpy[i] = 0; bt.dqc[i] = 1; bt.dqs[i] = 0
+            bt.pose[i].cosA = _cos(bt.pose[i].angle); bt.pose[i].sinA = _sin(bt.pose[i].angle)
+            bt.motion[i].dpx = 0; bt.motion[i].dpy = 0; bt.motion[i].dqc = 1; bt.motion[i].dqs = 0
         }
     }
 
@@ -81,33 +83,35 @@ extension DynamicsWorld {
         let staticSoft = Softness(hertz: 2 * min(tuning.contactHertz, 0.25 / hs), dampingRatio: tuning.contactDampingRatio, h: hs)
         var count = 0
         for c in 0..<ct.count {
-            let pc = ct.pointCount[c]
+            let contact = ct[c]
+            let pc = contact.pointCount
             if pc == 0 { continue }
-            let a = Int(ct.a[c]), b = Int(ct.b[c])
-            let activeA = bt.awake[a] && !bt.isStatic[a], activeB = bt.awake[b] && !bt.isStatic[b]
+            let a = Int(contact.a), b = Int(contact.b)
+            let activeA = bt.slot[a].isActive, activeB = bt.slot[b].isActive
             if !activeA && !activeB { continue }
             var k = ContactConstraint()
             k.a = a; k.b = b; k.contact = c; k.pointCount = pc
-            k.mA = activeA ? bt.invMass[a] : 0; k.iA = activeA ? bt.invI[a] : 0
-            k.mB = activeB ? bt.invMass[b] : 0; k.iB = activeB ? bt.invI[b] : 0
+            k.mA = activeA ? bt.material[a].invMass : 0; k.iA = activeA ? bt.material[a].invI : 0
+            k.mB = activeB ? bt.material[b].invMass : 0; k.iB = activeB ? bt.material[b].invI : 0
             // A held item meets others as if no heavier than they are: the finger's drive
             // already supplies its push, and a heavy item would squeeze a light one through
             // a wall before the iterations converge.
             if activeA && activeB {
-                if bt.holdIndex[a] >= 0 && k.mA < k.mB { let f = k.mB / k.mA; k.mA *= f; k.iA *= f }
-                if bt.holdIndex[b] >= 0 && k.mB < k.mA { let f = k.mA / k.mB; k.mB *= f; k.iB *= f }
+                if bt.slot[a].holdIndex >= 0 && k.mA < k.mB { let f = k.mB / k.mA; k.mA *= f; k.iA *= f }
+                if bt.slot[b].holdIndex >= 0 && k.mB < k.mA { let f = k.mA / k.mB; k.mB *= f; k.iB *= f }
             }
-            let nx = ct.nx[c], ny = ct.ny[c]
+            let nx = contact.nx, ny = contact.ny
             k.nx = nx; k.ny = ny
-            k.friction = ct.friction[c]; k.restitution = ct.restitution[c]
+            k.friction = contact.friction; k.restitution = contact.restitution
             k.soft = (k.mA == 0 || k.mB == 0) ? staticSoft : contactSoft
             cc[count] = k
             for j in 0..<pc {
                 let q = 2 * c + j
                 var p = ConstraintPoint()
-                p.rAx = ct.rAx[q]; p.rAy = ct.rAy[q]; p.rBx = ct.rBx[q]; p.rBy = ct.rBy[q]
-                p.baseSeparation = ct.separation[q] - ((p.rBx - p.rAx) * nx + (p.rBy - p.rAy) * ny)
-                p.normalImpulse = ct.normalImpulse[q]; p.tangentImpulse = ct.tangentImpulse[q]
+                let point = ct.points[q]
+                p.rAx = point.rAx; p.rAy = point.rAy; p.rBx = point.rBx; p.rBy = point.rBy
+                p.baseSeparation = point.separation - ((p.rBx - p.rAx) * nx + (p.rBy - p.rAy) * ny)
+                p.normalImpulse = point.normalImpulse; p.tangentImpulse = point.tangentImpulse
                 let rnA = p.rAx * ny - p.rAy * nx, rnB = p.rBx * ny - p.rBy * nx
                 let kn = k.mA + k.mB + k.iA * rnA * rnA + k.iB * rnB * rnB
                 p.normalMass = kn > 0 ? 1 / kn : 0
@@ -124,12 +128,13 @@ extension DynamicsWorld {
 
     func warmStartContacts() {
         let cc = constraints, cp = points, bt = bodies
-        let vx = bt.vx, vy = bt.vy, w = bt.w
+        let motion = bt.motion
         for i in 0..<constraintCount {
             let k = cc[i]
             let a = k.a, b = k.b
             let tx = k.ny, ty = -k.nx
-            var vAx = vx[a], vAy = vy[a], wA = w[a], vBx = vx[b], vBy = vy[b], wB = w[b]
+            let mA = motion[a], mB = motion[b]
+            var vAx = mA.vx, vAy = mA.vy, wA = mA.w, vBx = mB.vx, vBy = mB.vy, wB = mB.w
             for j in 0..<k.pointCount {
                 let p = cp[2 * i + j]
                 let Px = p.normalImpulse * k.nx + p.tangentImpulse * tx
@@ -139,8 +144,8 @@ extension DynamicsWorld {
                 wB += k.iB * (p.rBx * Py - p.rBy * Px)
                 vBx += k.mB * Px; vBy += k.mB * Py
             }
-            if k.mA > 0 || k.iA > 0 { vx[a] = vAx; vy[a] = vAy; w[a] = wA }
-            if k.mB > 0 || k.iB > 0 { vx[b] = vBx; vy[b] = vBy; w[b] = wB }
+            if k.mA > 0 || k.iA > 0 { motion[a].vx = vAx; motion[a].vy = vAy; motion[a].w = wA }
+            if k.mB > 0 || k.iB > 0 { motion[b].vx = vBx; motion[b].vy = vBy; motion[b].w = wB }
         }
     }
 
@@ -148,8 +153,7 @@ extension DynamicsWorld {
     /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
     func solveContacts(_ hs: Double, useBias: Bool, flip: Bool) {
         let cc = constraints, cp = points, bt = bodies
-        let vx = bt.vx, vy = bt.vy, w = bt.w
-        let dpx = bt.dpx, dpy = bt.dpy, dqc = bt.dqc, dqs = bt.dqs
+        let motion = bt.motion
         let invH = 1 / hs
         let maxPush = tuning.maxPushoutSpeed
         let threshold = tuning.restitutionThreshold
@@ -158,9 +162,10 @@ extension DynamicsWorld {
             let a = k.a, b = k.b
             let mA = k.mA, iA = k.iA, mB = k.mB, iB = k.iB
             let nx = k.nx, ny = k.ny
-            var vAx = vx[a], vAy = vy[a], wA = w[a], vBx = vx[b], vBy = vy[b], wB = w[b]
-            let ddx = dpx[b] - dpx[a], ddy = dpy[b] - dpy[a]
-            let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
+            let motionA = motion[a], motionB = motion[b]
+            var vAx = motionA.vx, vAy = motionA.vy, wA = motionA.w, vBx = motionB.vx, vBy = motionB.vy, wB = motionB.w
+            let ddx = motionB.dpx - motionA.dpx, ddy = motionB.dpy - motionA.dpy
+            let cA = motionA.dqc, sA = motionA.dqs, cB = motionB.dqc, sB = motionB.dqs
             let elastic = !useBias && k.restitution > 0
             for jj in 0..<k.pointCount {
                 let j = flip && k.pointCount == 2 ? 1 - jj : jj
@@ -210,8 +215,8 @@ extension DynamicsWorld {
                 vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
                 vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
             }
-            if mA > 0 || iA > 0 { vx[a] = vAx; vy[a] = vAy; w[a] = wA }
-            if mB > 0 || iB > 0 { vx[b] = vBx; vy[b] = vBy; w[b] = wB }
+            if mA > 0 || iA > 0 { motion[a].vx = vAx; motion[a].vy = vAy; motion[a].w = wA }
+            if mB > 0 || iB > 0 { motion[b].vx = vBx; motion[b].vy = vBy; motion[b].w = wB }
         }
     }
 
@@ -225,8 +230,7 @@ extension DynamicsWorld {
     /// one after the other the first alone would set the body spinning.
     func resolveImpacts(_ hs: Double) {
         let cc = constraints, cp = points, bt = bodies
-        let vx = bt.vx, vy = bt.vy, w = bt.w
-        let dpx = bt.dpx, dpy = bt.dpy, dqc = bt.dqc, dqs = bt.dqs
+        let motion = bt.motion
         let threshold = tuning.restitutionThreshold
         // Two points meeting within this much of each other land together (a face at most a
         // slop off flat), as Box2D's manifold treats points within the slop as touching.
@@ -238,15 +242,15 @@ extension DynamicsWorld {
         /// puts the mover where the continuous bounce would have it at the substep's end.
         func impact(_ k: ContactConstraint, _ q: Int) -> (vn: Double, meet: Double, target: Double, shift: Double) {
             let a = k.a, b = k.b, nx = k.nx, ny = k.ny
-            let p = cp[q]
-            let dvx = vx[b] - w[b] * p.rBy - vx[a] + w[a] * p.rAy
-            let dvy = vy[b] + w[b] * p.rBx - vy[a] - w[a] * p.rAx
+            let p = cp[q], mA = motion[a], mB = motion[b]
+            let dvx = mB.vx - mB.w * p.rBy - mA.vx + mA.w * p.rAy
+            let dvy = mB.vy + mB.w * p.rBx - mA.vy - mA.w * p.rAx
             let vn = dvx * nx + dvy * ny
             if vn > -threshold { return (vn, 0, 0, 0) }
-            let cA = dqc[a], sA = dqs[a], cB = dqc[b], sB = dqs[b]
+            let cA = mA.dqc, sA = mA.dqs, cB = mB.dqc, sB = mB.dqs
             let prAx = cA * p.rAx - sA * p.rAy, prAy = sA * p.rAx + cA * p.rAy
             let prBx = cB * p.rBx - sB * p.rBy, prBy = sB * p.rBx + cB * p.rBy
-            let s = (dpx[b] - dpx[a] + prBx - prAx) * nx + (dpy[b] - dpy[a] + prBy - prAy) * ny + p.baseSeparation
+            let s = (mB.dpx - mA.dpx + prBx - prAx) * nx + (mB.dpy - mA.dpy + prBy - prAy) * ny + p.baseSeparation
             let e = k.restitution
             let u = -vn
             let immovableA = k.mA == 0 && k.iA == 0, immovableB = k.mB == 0 && k.iB == 0
@@ -255,7 +259,8 @@ extension DynamicsWorld {
             // normal: bounce exactly as the continuous motion would.
             let mover = immovableA ? b : a
             let sign = immovableA ? 1.0 : -1.0
-            let an = sign * (bt.ax[mover] * nx + bt.ay[mover] * ny)
+            let f = bt.forces[mover]
+            let an = sign * (f.ax * nx + f.ay * ny)
             let tau = min(s / u, hs)
             let impactSpeed = max(u - an * (tau - hs / 2), 0)
             let target = e * impactSpeed - an * (tau - hs / 2)
@@ -273,17 +278,17 @@ extension DynamicsWorld {
                 if impulse == 0 { continue }
                 let p = cp[q + j]
                 let Px = impulse * nx, Py = impulse * ny
-                vx[a] -= k.mA * Px; vy[a] -= k.mA * Py; w[a] -= k.iA * (p.rAx * Py - p.rAy * Px)
-                vx[b] += k.mB * Px; vy[b] += k.mB * Py; w[b] += k.iB * (p.rBx * Py - p.rBy * Px)
+                motion[a].vx -= k.mA * Px; motion[a].vy -= k.mA * Py; motion[a].w -= k.iA * (p.rAx * Py - p.rAy * Px)
+                motion[b].vx += k.mB * Px; motion[b].vy += k.mB * Py; motion[b].w += k.iB * (p.rBx * Py - p.rBy * Px)
             }
             if shift != 0 {
                 let immovableA = k.mA == 0 && k.iA == 0
                 let mover = immovableA ? b : a
                 let sign = immovableA ? 1.0 : -1.0
-                bt.px[mover] += sign * shift * nx; bt.py[mover] += sign * shift * ny
-                dpx[mover] += sign * shift * nx; dpy[mover] += sign * shift * ny
+                bt.pose[mover].x += sign * shift * nx; bt.pose[mover].y += sign * shift * ny
+                motion[mover].dpx += sign * shift * nx; motion[mover].dpy += sign * shift * ny
             }
-            contacts.impact[k.contact] = true
+            contacts[k.contact].impact = true
         }
 
         var pass = 0
@@ -352,8 +357,8 @@ extension DynamicsWorld {
         for i in 0..<constraintCount {
             let k = cc[i]
             for j in 0..<k.pointCount {
-                ct.normalImpulse[2 * k.contact + j] = cp[2 * i + j].normalImpulse
-                ct.tangentImpulse[2 * k.contact + j] = cp[2 * i + j].tangentImpulse
+                ct.points[2 * k.contact + j].normalImpulse = cp[2 * i + j].normalImpulse
+                ct.points[2 * k.contact + j].tangentImpulse = cp[2 * i + j].tangentImpulse
             }
         }
     }

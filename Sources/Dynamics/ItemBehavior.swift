@@ -23,8 +23,8 @@ public final class ItemBehavior: ItemsBehavior {
     public func addLinearVelocity(_ v: Vec2, for id: ItemID) {
         guard v.isFinite else { return }
         if let world, let b = world.body(id) {
-            if !world.bodies.isStatic[b] {
-                world.bodies.vx[b] += v.x; world.bodies.vy[b] += v.y
+            if !world.bodies.slot[b].isStatic {
+                world.bodies.motion[b].vx += v.x; world.bodies.motion[b].vy += v.y
                 world.wake(b)
             }
         } else { pendingLinear.append((id, v)) }
@@ -35,8 +35,8 @@ public final class ItemBehavior: ItemsBehavior {
     public func addAngularVelocity(_ w: Double, for id: ItemID) {
         guard w.isFinite else { return }
         if let world, let b = world.body(id) {
-            if !world.bodies.isStatic[b] && world.bodies.allowsRotation[b] {
-                world.bodies.w[b] += w
+            if !world.bodies.slot[b].isStatic && world.bodies.slot[b].allowsRotation {
+                world.bodies.motion[b].w += w
                 world.wake(b)
             }
         } else { pendingAngular.append((id, w)) }

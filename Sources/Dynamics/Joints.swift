@@ -31,7 +31,7 @@ struct Hold {
 }
 
 extension DynamicsWorld {
-    private func isActive(_ b: Int) -> Bool { b >= 0 && bodies.awake[b] && !bodies.isStatic[b] }
+    private func isActive(_ b: Int) -> Bool { b >= 0 && bodies.slot[b].isActive }
 
     func prepareJoints(_ h: Double, _ hs: Double) {
         joints.removeAll(keepingCapacity: true)
@@ -44,13 +44,13 @@ extension DynamicsWorld {
                 if !isActive(a) && !isActive(b) { continue }
                 var j = JointConstraint(kind: .distance, a: a, b: b, owner: att)
                 setBodies(&j)
-                let c = bodies.cosA[a], s = bodies.sinA[a]
+                let c = bodies.pose[a].cosA, s = bodies.pose[a].sinA
                 j.rAx = c * att.offset.x - s * att.offset.y; j.rAy = s * att.offset.x + c * att.offset.y
                 if b >= 0 {
-                    let cb = bodies.cosA[b], sb = bodies.sinA[b]
+                    let cb = bodies.pose[b].cosA, sb = bodies.pose[b].sinA
                     j.rBx = cb * att.attachedOffset.x - sb * att.attachedOffset.y
                     j.rBy = sb * att.attachedOffset.x + cb * att.attachedOffset.y
-                    j.cBx = bodies.px[b]; j.cBy = bodies.py[b]
+                    j.cBx = bodies.pose[b].x; j.cBy = bodies.pose[b].y
                 } else {
                     j.cBx = att.anchorPoint.x; j.cBy = att.anchorPoint.y
                 }
@@ -65,7 +65,7 @@ extension DynamicsWorld {
                 setBodies(&j)
                 j.cBx = snap.snapPoint.x; j.cBy = snap.snapPoint.y
                 j.soft = Softness(hertz: 3, dampingRatio: 0.1 + 0.9 * snap.damping, h: hs)
-                if let t = snap.targetRotation, bodies.invI[a] > 0 { j.hasAngle = true; j.targetAngle = t }
+                if let t = snap.targetRotation, bodies.material[a].invI > 0 { j.hasAngle = true; j.targetAngle = t }
                 j.impulseX = snap.impulseX; j.impulseY = snap.impulseY; j.angularImpulse = snap.angularImpulse
                 joints.append(j)
             }
@@ -75,32 +75,32 @@ extension DynamicsWorld {
             var j = JointConstraint(kind: .hold, a: a, holdIndex: index)
             setBodies(&j)
             j.cBx = hold.targetX; j.cBy = hold.targetY
-            if let t = hold.targetAngle, bodies.invI[a] > 0 {
+            if let t = hold.targetAngle, bodies.material[a].invI > 0 {
                 j.hasAngle = true
                 // The nearest turn to the current angle.
-                j.targetAngle = bodies.angle[a] + normalizeAngle(t - bodies.angle[a])
+                j.targetAngle = bodies.pose[a].angle + normalizeAngle(t - bodies.pose[a].angle)
             }
-            j.maxImpulse = bodies.mass[a] * tuning.maxHeldAcceleration * h
-            j.maxAngularImpulse = bodies.inertia[a] * tuning.maxHeldAngularAcceleration * h
+            j.maxImpulse = bodies.material[a].mass * tuning.maxHeldAcceleration * h
+            j.maxAngularImpulse = bodies.material[a].inertia * tuning.maxHeldAngularAcceleration * h
             joints.append(j)
         }
     }
 
     private func setBodies(_ j: inout JointConstraint) {
         let a = j.a, b = j.b
-        j.cAx = bodies.px[a]; j.cAy = bodies.py[a]; j.angleA0 = bodies.angle[a]
-        if isActive(a) { j.mA = bodies.invMass[a]; j.iA = bodies.invI[a] }
-        if isActive(b) { j.mB = bodies.invMass[b]; j.iB = bodies.invI[b] }
+        j.cAx = bodies.pose[a].x; j.cAy = bodies.pose[a].y; j.angleA0 = bodies.pose[a].angle
+        if isActive(a) { j.mA = bodies.material[a].invMass; j.iA = bodies.material[a].invI }
+        if isActive(b) { j.mB = bodies.material[b].invMass; j.iB = bodies.material[b].invI }
     }
 
     /// Current anchor offsets (rotated by the motion since the step began).
     @inline(__always)
     private func currentArms(_ j: JointConstraint) -> (Double, Double, Double, Double) {
         let a = j.a, b = j.b
-        let c = bodies.dqc[a], s = bodies.dqs[a]
+        let c = bodies.motion[a].dqc, s = bodies.motion[a].dqs
         let rAx = c * j.rAx - s * j.rAy, rAy = s * j.rAx + c * j.rAy
         var rBx = j.rBx, rBy = j.rBy
-        if b >= 0 { let cb = bodies.dqc[b], sb = bodies.dqs[b]; rBx = cb * j.rBx - sb * j.rBy; rBy = sb * j.rBx + cb * j.rBy }
+        if b >= 0 { let cb = bodies.motion[b].dqc, sb = bodies.motion[b].dqs; rBx = cb * j.rBx - sb * j.rBy; rBy = sb * j.rBx + cb * j.rBy }
         return (rAx, rAy, rBx, rBy)
     }
 
@@ -108,12 +108,12 @@ extension DynamicsWorld {
     private func applyLinear(_ j: JointConstraint, _ Px: Double, _ Py: Double, _ rAx: Double, _ rAy: Double, _ rBx: Double, _ rBy: Double) {
         let a = j.a, b = j.b
         if j.mA > 0 || j.iA > 0 {
-            bodies.vx[a] -= j.mA * Px; bodies.vy[a] -= j.mA * Py
-            bodies.w[a] -= j.iA * (rAx * Py - rAy * Px)
+            bodies.motion[a].vx -= j.mA * Px; bodies.motion[a].vy -= j.mA * Py
+            bodies.motion[a].w -= j.iA * (rAx * Py - rAy * Px)
         }
         if b >= 0 && (j.mB > 0 || j.iB > 0) {
-            bodies.vx[b] += j.mB * Px; bodies.vy[b] += j.mB * Py
-            bodies.w[b] += j.iB * (rBx * Py - rBy * Px)
+            bodies.motion[b].vx += j.mB * Px; bodies.motion[b].vy += j.mB * Py
+            bodies.motion[b].w += j.iB * (rBx * Py - rBy * Px)
         }
     }
 
@@ -122,8 +122,8 @@ extension DynamicsWorld {
     private func separation(_ j: JointConstraint, _ arms: (Double, Double, Double, Double)) -> (Double, Double) {
         let a = j.a, b = j.b
         var bx = j.cBx + arms.2, by = j.cBy + arms.3
-        if b >= 0 { bx += bodies.dpx[b]; by += bodies.dpy[b] }
-        let ax = j.cAx + bodies.dpx[a] + arms.0, ay = j.cAy + bodies.dpy[a] + arms.1
+        if b >= 0 { bx += bodies.motion[b].dpx; by += bodies.motion[b].dpy }
+        let ax = j.cAx + bodies.motion[a].dpx + arms.0, ay = j.cAy + bodies.motion[a].dpy + arms.1
         return (bx - ax, by - ay)
     }
 
@@ -138,7 +138,7 @@ extension DynamicsWorld {
                 applyLinear(j, j.impulse * dx / l, j.impulse * dy / l, arms.0, arms.1, arms.2, arms.3)
             case .snap:
                 applyLinear(j, -j.impulseX, -j.impulseY, 0, 0, 0, 0)
-                if j.hasAngle { bodies.w[j.a] += j.iA * j.angularImpulse }
+                if j.hasAngle { bodies.motion[j.a].w += j.iA * j.angularImpulse }
             case .hold:
                 break
             }
@@ -164,8 +164,8 @@ extension DynamicsWorld {
         let ux = dx / l, uy = dy / l
         let (rAx, rAy, rBx, rBy) = arms
         let a = j.a, b = j.b
-        var dvx = -(bodies.vx[a] - bodies.w[a] * rAy), dvy = -(bodies.vy[a] + bodies.w[a] * rAx)
-        if b >= 0 { dvx += bodies.vx[b] - bodies.w[b] * rBy; dvy += bodies.vy[b] + bodies.w[b] * rBx }
+        var dvx = -(bodies.motion[a].vx - bodies.motion[a].w * rAy), dvy = -(bodies.motion[a].vy + bodies.motion[a].w * rAx)
+        if b >= 0 { dvx += bodies.motion[b].vx - bodies.motion[b].w * rBy; dvy += bodies.motion[b].vy + bodies.motion[b].w * rBx }
         let cdot = dvx * ux + dvy * uy
         let crA = rAx * uy - rAy * ux, crB = rBx * uy - rBy * ux
         let k = j.mA + j.mB + j.iA * crA * crA + j.iB * crB * crB
@@ -185,19 +185,19 @@ extension DynamicsWorld {
         let j = joints[index]
         let a = j.a
         guard j.mA > 0 else { return }
-        let cx = j.cAx + bodies.dpx[a] - j.cBx, cy = j.cAy + bodies.dpy[a] - j.cBy
+        let cx = j.cAx + bodies.motion[a].dpx - j.cBx, cy = j.cAy + bodies.motion[a].dpy - j.cBy
         let m = 1 / j.mA
-        let ix = -j.soft.massScale * m * (bodies.vx[a] + j.soft.biasRate * cx) - j.soft.impulseScale * j.impulseX
-        let iy = -j.soft.massScale * m * (bodies.vy[a] + j.soft.biasRate * cy) - j.soft.impulseScale * j.impulseY
+        let ix = -j.soft.massScale * m * (bodies.motion[a].vx + j.soft.biasRate * cx) - j.soft.impulseScale * j.impulseX
+        let iy = -j.soft.massScale * m * (bodies.motion[a].vy + j.soft.biasRate * cy) - j.soft.impulseScale * j.impulseY
         joints[index].impulseX += ix; joints[index].impulseY += iy
-        bodies.vx[a] += j.mA * ix; bodies.vy[a] += j.mA * iy
+        bodies.motion[a].vx += j.mA * ix; bodies.motion[a].vy += j.mA * iy
         if j.hasAngle && j.iA > 0 {
-            let angle = j.angleA0 + atan2d(bodies.dqs[a], bodies.dqc[a])
+            let angle = j.angleA0 + atan2d(bodies.motion[a].dqs, bodies.motion[a].dqc)
             let ca = angle - j.targetAngle
             let ia = 1 / j.iA
-            let imp = -j.soft.massScale * ia * (bodies.w[a] + j.soft.biasRate * ca) - j.soft.impulseScale * j.angularImpulse
+            let imp = -j.soft.massScale * ia * (bodies.motion[a].w + j.soft.biasRate * ca) - j.soft.impulseScale * j.angularImpulse
             joints[index].angularImpulse += imp
-            bodies.w[a] += j.iA * imp
+            bodies.motion[a].w += j.iA * imp
         }
     }
 
@@ -206,23 +206,23 @@ extension DynamicsWorld {
         let a = j.a
         guard j.mA > 0 else { return }
         // Velocity that reaches the target by the end of the step, bounded.
-        var tx = (j.cBx - (j.cAx + bodies.dpx[a])) / remaining
-        var ty = (j.cBy - (j.cAy + bodies.dpy[a])) / remaining
+        var tx = (j.cBx - (j.cAx + bodies.motion[a].dpx)) / remaining
+        var ty = (j.cBy - (j.cAy + bodies.motion[a].dpy)) / remaining
         let speed = (tx * tx + ty * ty).squareRoot()
         if speed > tuning.maxHeldSpeed { tx *= tuning.maxHeldSpeed / speed; ty *= tuning.maxHeldSpeed / speed }
         let m = 1 / j.mA
-        var nx = j.impulseX + m * (tx - bodies.vx[a]), ny = j.impulseY + m * (ty - bodies.vy[a])
+        var nx = j.impulseX + m * (tx - bodies.motion[a].vx), ny = j.impulseY + m * (ty - bodies.motion[a].vy)
         let total = (nx * nx + ny * ny).squareRoot()
         if total > j.maxImpulse { nx *= j.maxImpulse / total; ny *= j.maxImpulse / total }
-        bodies.vx[a] += j.mA * (nx - j.impulseX); bodies.vy[a] += j.mA * (ny - j.impulseY)
+        bodies.motion[a].vx += j.mA * (nx - j.impulseX); bodies.motion[a].vy += j.mA * (ny - j.impulseY)
         joints[index].impulseX = nx; joints[index].impulseY = ny
         if j.hasAngle && j.iA > 0 {
-            let angle = j.angleA0 + atan2d(bodies.dqs[a], bodies.dqc[a])
+            let angle = j.angleA0 + atan2d(bodies.motion[a].dqs, bodies.motion[a].dqc)
             var wt = (j.targetAngle - angle) / remaining
             wt = min(max(wt, -tuning.maxHeldAngularSpeed), tuning.maxHeldAngularSpeed)
             let ia = 1 / j.iA
-            let na = min(max(j.angularImpulse + ia * (wt - bodies.w[a]), -j.maxAngularImpulse), j.maxAngularImpulse)
-            bodies.w[a] += j.iA * (na - j.angularImpulse)
+            let na = min(max(j.angularImpulse + ia * (wt - bodies.motion[a].w), -j.maxAngularImpulse), j.maxAngularImpulse)
+            bodies.motion[a].w += j.iA * (na - j.angularImpulse)
             joints[index].angularImpulse = na
         }
     }

@@ -22,7 +22,7 @@ private let referenceFaceTolerance = 0.05 // px: prefer A as reference for coher
 
 extension BodyTable {
     func collide(_ a: Int, _ b: Int, spec: Double) -> Manifold {
-        switch (kind[a], kind[b]) {
+        switch (outline[a].kind, outline[b].kind) {
         case (.circle, .circle): return collideCircles(a, b, spec)
         case (.polygon, .circle), (.segment, .circle): return collidePolygonCircle(a, b, spec)
         case (.polygon, .polygon), (.segment, .polygon): return collidePolygons(a, b, spec)
@@ -34,8 +34,9 @@ extension BodyTable {
 
     func collideCircles(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
         var m = Manifold()
-        let dx = px[b] - px[a], dy = py[b] - py[a]
-        let ra = radius[a], rb = radius[b]
+        let pa = pose[a], pb = pose[b]
+        let dx = pb.x - pa.x, dy = pb.y - pa.y
+        let ra = outline[a].radius, rb = outline[b].radius
         let d2 = dx * dx + dy * dy
         let reach = ra + rb + spec
         if d2 > reach * reach { return m }
@@ -44,7 +45,7 @@ extension BodyTable {
         if d > 1e-9 { nx = dx / d; ny = dy / d }
         let s = d - ra - rb
         // Midway between the surfaces.
-        let cx = px[a] + nx * (ra + 0.5 * s), cy = py[a] + ny * (ra + 0.5 * s)
+        let cx = pa.x + nx * (ra + 0.5 * s), cy = pa.y + ny * (ra + 0.5 * s)
         m.nx = nx; m.ny = ny
         m.add(cx, cy, s, 0)
         return m
@@ -52,31 +53,33 @@ extension BodyTable {
 
     func collidePolygonCircle(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
         var m = Manifold()
-        let o = a * BodyTable.verticesPerBody, n = vertexCount[a]
-        let cx = px[b], cy = py[b], r = radius[b]
+        let o = a * BodyTable.verticesPerBody, n = outline[a].vertexCount
+        let cx = pose[b].x, cy = pose[b].y, r = outline[b].radius
         var best = -Double.infinity, bi = 0
         for i in 0..<n {
-            let s = worldNX[o + i] * (cx - worldVX[o + i]) + worldNY[o + i] * (cy - worldVY[o + i])
+            let v = worldVertices[o + i]
+            let s = v.nx * (cx - v.x) + v.ny * (cy - v.y)
             if s > best { best = s; bi = i }
         }
         if best - r > spec { return m }
         let i2 = bi + 1 < n ? bi + 1 : 0
-        let v1x = worldVX[o + bi], v1y = worldVY[o + bi], v2x = worldVX[o + i2], v2y = worldVY[o + i2]
+        let face = worldVertices[o + bi], next = worldVertices[o + i2]
+        let v1x = face.x, v1y = face.y, v2x = next.x, v2y = next.y
         let u1 = (cx - v1x) * (v2x - v1x) + (cy - v1y) * (v2y - v1y)
         let u2 = (cx - v2x) * (v1x - v2x) + (cy - v2y) * (v1y - v2y)
         var nx: Double, ny: Double, s: Double, pax: Double, pay: Double
         if best > 1e-9 && u1 <= 0 {
             let dx = cx - v1x, dy = cy - v1y, d = (dx * dx + dy * dy).squareRoot()
             if d - r > spec { return m }
-            nx = d > 1e-12 ? dx / d : worldNX[o + bi]; ny = d > 1e-12 ? dy / d : worldNY[o + bi]
+            nx = d > 1e-12 ? dx / d : face.nx; ny = d > 1e-12 ? dy / d : face.ny
             s = d - r; pax = v1x; pay = v1y
         } else if best > 1e-9 && u2 <= 0 {
             let dx = cx - v2x, dy = cy - v2y, d = (dx * dx + dy * dy).squareRoot()
             if d - r > spec { return m }
-            nx = d > 1e-12 ? dx / d : worldNX[o + bi]; ny = d > 1e-12 ? dy / d : worldNY[o + bi]
+            nx = d > 1e-12 ? dx / d : face.nx; ny = d > 1e-12 ? dy / d : face.ny
             s = d - r; pax = v2x; pay = v2y
         } else {
-            nx = worldNX[o + bi]; ny = worldNY[o + bi]
+            nx = face.nx; ny = face.ny
             s = best - r
             pax = cx - best * nx; pay = cy - best * ny
         }
@@ -88,14 +91,16 @@ extension BodyTable {
     /// Largest separation of `b`'s vertices along `a`'s face normals, and that face.
     @inline(__always)
     private func maxSeparation(_ a: Int, _ b: Int) -> (Int, Double) {
-        let oa = a * BodyTable.verticesPerBody, na = vertexCount[a]
-        let ob = b * BodyTable.verticesPerBody, nb = vertexCount[b]
+        let oa = a * BodyTable.verticesPerBody, na = outline[a].vertexCount
+        let ob = b * BodyTable.verticesPerBody, nb = outline[b].vertexCount
         var best = -Double.infinity, bi = 0
         for i in 0..<na {
-            let nx = worldNX[oa + i], ny = worldNY[oa + i], vx = worldVX[oa + i], vy = worldVY[oa + i]
+            let f = worldVertices[oa + i]
+            let nx = f.nx, ny = f.ny, vx = f.x, vy = f.y
             var si = Double.infinity
             for j in 0..<nb {
-                let s = nx * (worldVX[ob + j] - vx) + ny * (worldVY[ob + j] - vy)
+                let v = worldVertices[ob + j]
+                let s = nx * (v.x - vx) + ny * (v.y - vy)
                 if s < si { si = s }
             }
             if si > best { best = si; bi = i }
@@ -112,20 +117,23 @@ extension BodyTable {
         if sepB > spec { return m }
         let flip = sepB > sepA + referenceFaceTolerance
         let ref = flip ? b : a, inc = flip ? a : b, edge = flip ? edgeB : edgeA
-        let orf = ref * BodyTable.verticesPerBody, nr = vertexCount[ref]
-        let oi = inc * BodyTable.verticesPerBody, ni = vertexCount[inc]
-        let nx = worldNX[orf + edge], ny = worldNY[orf + edge]
-        let r1x = worldVX[orf + edge], r1y = worldVY[orf + edge]
+        let orf = ref * BodyTable.verticesPerBody, nr = outline[ref].vertexCount
+        let oi = inc * BodyTable.verticesPerBody, ni = outline[inc].vertexCount
+        let r1 = worldVertices[orf + edge]
+        let nx = r1.nx, ny = r1.ny
+        let r1x = r1.x, r1y = r1.y
         let e2 = edge + 1 < nr ? edge + 1 : 0
-        let r2x = worldVX[orf + e2], r2y = worldVY[orf + e2]
+        let r2x = worldVertices[orf + e2].x, r2y = worldVertices[orf + e2].y
         // Incident edge: the face of `inc` most anti-parallel to the reference normal.
         var minDot = Double.infinity, i1 = 0
         for i in 0..<ni {
-            let d = nx * worldNX[oi + i] + ny * worldNY[oi + i]
+            let v = worldVertices[oi + i]
+            let d = nx * v.nx + ny * v.ny
             if d < minDot { minDot = d; i1 = i }
         }
         let i2 = i1 + 1 < ni ? i1 + 1 : 0
-        var ax = worldVX[oi + i1], ay = worldVY[oi + i1], bx = worldVX[oi + i2], by = worldVY[oi + i2]
+        let incident1 = worldVertices[oi + i1], incident2 = worldVertices[oi + i2]
+        var ax = incident1.x, ay = incident1.y, bx = incident2.x, by = incident2.y
         var fa = UInt32(i1), fb = UInt32(i2)
         // Tangent along the reference face; clip to r1 ≤ t ≤ r2.
         var tx = r2x - r1x, ty = r2y - r1y
@@ -163,22 +171,24 @@ extension BodyTable {
     func collideWallCircle(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
         var m = Manifold()
         let o = a * BodyTable.verticesPerBody
-        let nx = worldNX[o], ny = worldNY[o], r = radius[b]
-        let s = nx * (px[b] - px[a]) + ny * (py[b] - py[a]) - r
+        let nx = worldVertices[o].nx, ny = worldVertices[o].ny, r = outline[b].radius
+        let pa = pose[a], pb = pose[b]
+        let s = nx * (pb.x - pa.x) + ny * (pb.y - pa.y) - r
         if s > spec { return m }
         m.nx = nx; m.ny = ny
-        m.add(px[b] - (r + 0.5 * s) * nx, py[b] - (r + 0.5 * s) * ny, s, 0)
+        m.add(pb.x - (r + 0.5 * s) * nx, pb.y - (r + 0.5 * s) * ny, s, 0)
         return m
     }
 
     func collideWallPolygon(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
         var m = Manifold()
-        let oa = a * BodyTable.verticesPerBody, ob = b * BodyTable.verticesPerBody, n = vertexCount[b]
-        let nx = worldNX[oa], ny = worldNY[oa], wx = px[a], wy = py[a]
+        let oa = a * BodyTable.verticesPerBody, ob = b * BodyTable.verticesPerBody, n = outline[b].vertexCount
+        let nx = worldVertices[oa].nx, ny = worldVertices[oa].ny, wx = pose[a].x, wy = pose[a].y
         // The two deepest vertices.
         var s0 = Double.infinity, s1 = Double.infinity, i0 = -1, i1 = -1
         for i in 0..<n {
-            let s = nx * (worldVX[ob + i] - wx) + ny * (worldVY[ob + i] - wy)
+            let v = worldVertices[ob + i]
+            let s = nx * (v.x - wx) + ny * (v.y - wy)
             if s < s0 { s1 = s0; i1 = i0; s0 = s; i0 = i } else if s < s1 { s1 = s; i1 = i }
         }
         if s0 > spec { return m }
@@ -186,8 +196,14 @@ extension BodyTable {
         // Keep the pair in vertex order so point slots stay stable while the body rocks.
         var first = i0, second = i1, sf = s0, ss = s1
         if second >= 0 && second < first { swap(&first, &second); swap(&sf, &ss) }
-        if sf <= spec { m.add(worldVX[ob + first] - 0.5 * sf * nx, worldVY[ob + first] - 0.5 * sf * ny, sf, UInt32(first)) }
-        if second >= 0 && ss <= spec { m.add(worldVX[ob + second] - 0.5 * ss * nx, worldVY[ob + second] - 0.5 * ss * ny, ss, UInt32(second)) }
+        if sf <= spec {
+            let v = worldVertices[ob + first]
+            m.add(v.x - 0.5 * sf * nx, v.y - 0.5 * sf * ny, sf, UInt32(first))
+        }
+        if second >= 0 && ss <= spec {
+            let v = worldVertices[ob + second]
+            m.add(v.x - 0.5 * ss * nx, v.y - 0.5 * ss * ny, ss, UInt32(second))
+        }
         return m
     }
 }

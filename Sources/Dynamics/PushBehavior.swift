@@ -52,20 +52,20 @@ extension DynamicsWorld {
         guard push.active, push.pushDirection != .zero else { return }
         let f = push.pushDirection
         for id in push.items {
-            guard let b = body(id), !bodies.isStatic[b] else { continue }
+            guard let b = body(id), !bodies.slot[b].isStatic else { continue }
             let o = push.targetOffsetFromCenter(for: id)
-            let c = bodies.cosA[b], s = bodies.sinA[b]
+            let c = bodies.pose[b].cosA, s = bodies.pose[b].sinA
             let r = Vec2(c * o.x - s * o.y, s * o.x + c * o.y)
             let torque = r.cross(f)
             if push.mode == .continuous {
                 // Like gravity: a steady push does not keep a resting item awake (changing the
                 // push wakes everything).
-                bodies.ax[b] += f.x * bodies.invMass[b]; bodies.ay[b] += f.y * bodies.invMass[b]
-                bodies.alpha[b] += torque * bodies.invI[b]
+                bodies.forces[b].ax += f.x * bodies.material[b].invMass; bodies.forces[b].ay += f.y * bodies.material[b].invMass
+                bodies.forces[b].alpha += torque * bodies.material[b].invI
             } else {
-                bodies.vx[b] += f.x * bodies.invMass[b]; bodies.vy[b] += f.y * bodies.invMass[b]
-                bodies.w[b] += torque * bodies.invI[b]
-                if !bodies.awake[b] { bodies.awake[b] = true; bodies.sleepTime[b] = 0 }
+                bodies.motion[b].vx += f.x * bodies.material[b].invMass; bodies.motion[b].vy += f.y * bodies.material[b].invMass
+                bodies.motion[b].w += torque * bodies.material[b].invI
+                if !bodies.slot[b].awake { bodies.slot[b].awake = true; bodies.slot[b].sleepTime = 0 }
             }
         }
         if push.mode == .instantaneous {

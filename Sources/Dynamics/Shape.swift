@@ -110,7 +110,7 @@ struct ShapeGeometry {
             let e = vertices[(i + 1) % vertices.count] - vertices[i]
             return Vec2(e.y, -e.x).normalized
         }
-        extent = vertices.map(\.length).max() ?? 0
+        extent = vertices.map { $0.length }.max() ?? 0
     }
 
     /// The shape as the engine uses it: a polygon becomes its convex hull around its centroid

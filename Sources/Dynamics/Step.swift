@@ -22,7 +22,7 @@ extension DynamicsWorld {
         stepCount += 1
         var anyAwake = !holds.isEmpty
         if !anyAwake {
-            for b in 0..<bodies.count where bodies.exists[b] && bodies.awake[b] && !bodies.isStatic[b] { anyAwake = true; break }
+            for b in 0..<bodies.count where bodies.slot[b].exists && bodies.slot[b].isActive { anyAwake = true; break }
         }
         setPaused(!anyAwake)
     }
@@ -32,73 +32,74 @@ extension DynamicsWorld {
         awakeList.reserve(bodies.count)
         awakeCount = 0
         let margin = tuning.speculativeDistance
-        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isStatic[b] {
-            bodies.ax[b] = bodies.gravityX[b]; bodies.ay[b] = bodies.gravityY[b]; bodies.alpha[b] = 0
+        for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isStatic {
+            let g = bodies.forces[b]
+            bodies.forces[b].ax = g.gravityX; bodies.forces[b].ay = g.gravityY; bodies.forces[b].alpha = 0
         }
         for behavior in flatBehaviors {
             if let push = behavior as? PushBehavior { applyPush(push) }
         }
-        for b in 0..<bodies.count where bodies.exists[b] && bodies.awake[b] && !bodies.isStatic[b] {
+        for b in 0..<bodies.count where bodies.slot[b].exists && bodies.slot[b].isActive {
             awakeList[awakeCount] = Int32(b); awakeCount += 1
-            let vx = bodies.vx[b], vy = bodies.vy[b], ax = bodies.ax[b], ay = bodies.ay[b]
+            let m = bodies.motion[b], f = bodies.forces[b]
+            let vx = m.vx, vy = m.vy, ax = f.ax, ay = f.ay
             let speed = (vx * vx + vy * vy).squareRoot() + (ax * ax + ay * ay).squareRoot() * h
-            var travel = h * (speed + abs(bodies.w[b]) * bodies.extent[b])
-            let hold = Int(bodies.holdIndex[b])
+            var travel = h * (speed + abs(m.w) * bodies.outline[b].extent)
+            let hold = Int(bodies.slot[b].holdIndex)
             if hold >= 0 {
-                let dx = holds[hold].targetX - bodies.px[b], dy = holds[hold].targetY - bodies.py[b]
+                let dx = holds[hold].targetX - bodies.pose[b].x, dy = holds[hold].targetY - bodies.pose[b].y
                 // The drive may reach the finger (bounded) within this step, and turn toward it.
                 travel = max(travel, min((dx * dx + dy * dy).squareRoot(), tuning.maxHeldSpeed * h))
                 if let angle = holds[hold].targetAngle {
-                    let turn = min(abs(normalizeAngle(angle - bodies.angle[b])), tuning.maxHeldAngularSpeed * h)
-                    travel += turn * bodies.extent[b]
+                    let turn = min(abs(normalizeAngle(angle - bodies.pose[b].angle)), tuning.maxHeldAngularSpeed * h)
+                    travel += turn * bodies.outline[b].extent
                 }
             }
-            bodies.sweep[b] = travel
+            bodies.box[b].sweep = travel
             bodies.refreshWorldShape(b, margin: margin)
         }
     }
 
     @inline(__always)
     func shouldCollide(_ a: Int, _ b: Int) -> Bool {
-        if bodies.isStatic[a] && bodies.isStatic[b] { return false }
-        if bodies.isBoundary[a] { return bodies.itemMask[a] & bodies.boundaryMask[b] != 0 }
-        if bodies.isBoundary[b] { return bodies.itemMask[b] & bodies.boundaryMask[a] != 0 }
-        return bodies.itemMask[a] & bodies.itemMask[b] != 0
+        if bodies.slot[a].isStatic && bodies.slot[b].isStatic { return false }
+        if bodies.slot[a].isBoundary { return bodies.slot[a].itemMask & bodies.slot[b].boundaryMask != 0 }
+        if bodies.slot[b].isBoundary { return bodies.slot[b].itemMask & bodies.slot[a].boundaryMask != 0 }
+        return bodies.slot[a].itemMask & bodies.slot[b].itemMask != 0
     }
 
     /// Sweep and prune along x: insertion sort of the (nearly sorted) order, then a sweep.
     /// New overlaps get a contact; contacts whose boxes parted are destroyed.
     func updatePairs() {
         let n = sapOrder.count
-        let minX = bodies.minX, maxX = bodies.maxX, minY = bodies.minY, maxY = bodies.maxY
-        let awake = bodies.awake, isStatic = bodies.isStatic
+        let box = bodies.box, slot = bodies.slot
         sapOrder.withUnsafeMutableBufferPointer { order in
             if n > 1 {
                 for i in 1..<n {
-                    let e = order[i], key = minX[Int(e)]
+                    let e = order[i], key = box[Int(e)].minX
                     var j = i - 1
-                    while j >= 0 && minX[Int(order[j])] > key { order[j + 1] = order[j]; j -= 1 }
+                    while j >= 0 && box[Int(order[j])].minX > key { order[j + 1] = order[j]; j -= 1 }
                     order[j + 1] = e
                 }
             }
             for i in 0..<n {
                 let a = Int(order[i])
-                let activeA = awake[a] && !isStatic[a]
-                let hiX = maxX[a], loY = minY[a], hiY = maxY[a]
+                let activeA = slot[a].isActive
+                let hiX = box[a].maxX, loY = box[a].minY, hiY = box[a].maxY
                 var j = i + 1
                 while j < n {
                     let b = Int(order[j])
-                    if minX[b] > hiX { break }
+                    if box[b].minX > hiX { break }
                     j += 1
-                    if !activeA && !(awake[b] && !isStatic[b]) { continue }
-                    if minY[b] > hiY || maxY[b] < loY { continue }
+                    if !activeA && !slot[b].isActive { continue }
+                    if box[b].minY > hiY || box[b].maxY < loY { continue }
                     if !shouldCollide(a, b) { continue }
                     let key = PairTable.key(a, b)
                     let c = pairs.find(key)
-                    if c >= 0 { contacts.seen[Int(c)] = stamp; continue }
+                    if c >= 0 { contacts[Int(c)].seen = stamp; continue }
                     // Lower shape kind first: that is the order the manifold functions take.
                     var first = a, second = b
-                    let ka = bodies.kind[a].rawValue, kb = bodies.kind[b].rawValue
+                    let ka = bodies.outline[a].kind.rawValue, kb = bodies.outline[b].kind.rawValue
                     if ka > kb || (ka == kb && a > b) { first = b; second = a }
                     let nc = contacts.append(first, second, key, stamp: stamp)
                     mixMaterials(nc)
@@ -108,11 +109,11 @@ extension DynamicsWorld {
         }
         var c = 0
         while c < contacts.count {
-            if contacts.seen[c] != stamp {
-                let a = Int(contacts.a[c]), b = Int(contacts.b[c])
-                let inactive = !(awake[a] && !isStatic[a]) && !(awake[b] && !isStatic[b])
+            if contacts[c].seen != stamp {
+                let a = Int(contacts[c].a), b = Int(contacts[c].b)
+                let inactive = !slot[a].isActive && !slot[b].isActive
                 if inactive && shouldCollide(a, b) { c += 1; continue }
-                if contacts.touching[c] { queueEvent(contact: c, began: false) }
+                if contacts[c].touching { queueEvent(contact: c, began: false) }
                 destroyContact(c)
                 continue
             }
@@ -123,14 +124,14 @@ extension DynamicsWorld {
     /// Box2D's mixing (friction √(a·b), restitution max) between items; against a boundary
     /// the item's own values, as UIKit boundaries take on the item's friction and elasticity.
     func mixMaterials(_ c: Int) {
-        let a = Int(contacts.a[c]), b = Int(contacts.b[c])
-        if bodies.isBoundary[a] || bodies.isBoundary[b] {
-            let item = bodies.isBoundary[a] ? b : a
-            contacts.friction[c] = bodies.friction[item]
-            contacts.restitution[c] = bodies.restitution[item]
+        let a = Int(contacts[c].a), b = Int(contacts[c].b)
+        if bodies.slot[a].isBoundary || bodies.slot[b].isBoundary {
+            let item = bodies.slot[a].isBoundary ? b : a
+            contacts[c].friction = bodies.material[item].friction
+            contacts[c].restitution = bodies.material[item].restitution
         } else {
-            contacts.friction[c] = (bodies.friction[a] * bodies.friction[b]).squareRoot()
-            contacts.restitution[c] = max(bodies.restitution[a], bodies.restitution[b])
+            contacts[c].friction = (bodies.material[a].friction * bodies.material[b].friction).squareRoot()
+            contacts[c].restitution = max(bodies.material[a].restitution, bodies.material[b].restitution)
         }
     }
 
@@ -139,29 +140,28 @@ extension DynamicsWorld {
         let spec = tuning.speculativeDistance
         let ct = contacts, bt = bodies
         for c in 0..<ct.count {
-            let a = Int(ct.a[c]), b = Int(ct.b[c])
-            let activeA = bt.awake[a] && !bt.isStatic[a], activeB = bt.awake[b] && !bt.isStatic[b]
+            let a = Int(ct[c].a), b = Int(ct[c].b)
+            let activeA = bt.slot[a].isActive, activeB = bt.slot[b].isActive
             if !activeA && !activeB { continue }
-            ct.impact[c] = false
-            let m = bt.collide(a, b, spec: spec + bt.sweep[a] + bt.sweep[b])
-            let oldCount = ct.pointCount[c]
+            ct[c].impact = false
+            let m = bt.collide(a, b, spec: spec + bt.box[a].sweep + bt.box[b].sweep)
+            let oldCount = ct[c].pointCount
             let p = 2 * c
-            let oldId0 = ct.id[p], oldId1 = ct.id[p + 1]
-            let oldN0 = ct.normalImpulse[p], oldN1 = ct.normalImpulse[p + 1]
-            let oldT0 = ct.tangentImpulse[p], oldT1 = ct.tangentImpulse[p + 1]
-            ct.pointCount[c] = m.count
-            ct.nx[c] = m.nx; ct.ny[c] = m.ny
-            let ax = bt.px[a], ay = bt.py[a], bx = bt.px[b], by = bt.py[b]
+            let old0 = ct.points[p], old1 = ct.points[p + 1]
+            ct[c].pointCount = m.count
+            ct[c].nx = m.nx; ct[c].ny = m.ny
+            let ax = bt.pose[a].x, ay = bt.pose[a].y, bx = bt.pose[b].x, by = bt.pose[b].y
             for k in 0..<m.count {
                 let mp = k == 0 ? m.p0 : m.p1
                 let q = p + k
-                ct.rAx[q] = mp.x - ax; ct.rAy[q] = mp.y - ay
-                ct.rBx[q] = mp.x - bx; ct.rBy[q] = mp.y - by
-                ct.separation[q] = mp.separation
-                ct.id[q] = mp.id
-                var ni = 0.0, ti = 0.0
-                if oldCount > 0 && oldId0 == mp.id { ni = oldN0; ti = oldT0 } else if oldCount > 1 && oldId1 == mp.id { ni = oldN1; ti = oldT1 }
-                ct.normalImpulse[q] = ni; ct.tangentImpulse[q] = ti
+                var point = ContactPoint(rAx: mp.x - ax, rAy: mp.y - ay, rBx: mp.x - bx, rBy: mp.y - by,
+                                         separation: mp.separation, id: mp.id)
+                if oldCount > 0 && old0.id == mp.id {
+                    point.normalImpulse = old0.normalImpulse; point.tangentImpulse = old0.tangentImpulse
+                } else if oldCount > 1 && old1.id == mp.id {
+                    point.normalImpulse = old1.normalImpulse; point.tangentImpulse = old1.tangentImpulse
+                }
+                ct.points[q] = point
             }
         }
     }
@@ -173,15 +173,15 @@ extension DynamicsWorld {
         var changed = true
         while changed {
             changed = false
-            for c in 0..<contacts.count where contacts.pointCount[c] > 0 {
-                let a = Int(contacts.a[c]), b = Int(contacts.b[c])
-                let activeA = bodies.awake[a] && !bodies.isStatic[a], activeB = bodies.awake[b] && !bodies.isStatic[b]
+            for c in 0..<contacts.count where contacts[c].pointCount > 0 {
+                let a = Int(contacts[c].a), b = Int(contacts[c].b)
+                let activeA = bodies.slot[a].isActive, activeB = bodies.slot[b].isActive
                 if activeA == activeB { continue }
                 let sleeper = activeA ? b : a
-                if bodies.isStatic[sleeper] { continue }
-                bodies.awake[sleeper] = true
-                bodies.sleepTime[sleeper] = 0
-                bodies.sweep[sleeper] = 0
+                if bodies.slot[sleeper].isStatic { continue }
+                bodies.slot[sleeper].awake = true
+                bodies.slot[sleeper].sleepTime = 0
+                bodies.box[sleeper].sweep = 0
                 bodies.refreshWorldShape(sleeper, margin: tuning.speculativeDistance)
                 awakeList.reserve(awakeCount + 1)
                 awakeList[awakeCount] = Int32(sleeper); awakeCount += 1
@@ -195,14 +195,14 @@ extension DynamicsWorld {
         let slop = tuning.linearSlop
         let ct = contacts, bt = bodies
         for c in 0..<ct.count {
-            let a = Int(ct.a[c]), b = Int(ct.b[c])
-            if !(bt.awake[a] && !bt.isStatic[a]) && !(bt.awake[b] && !bt.isStatic[b]) { continue }
-            var touching = ct.impact[c]
-            let n = ct.pointCount[c]
-            if n > 0 && ct.separation[2 * c] < slop { touching = true }
-            if n > 1 && ct.separation[2 * c + 1] < slop { touching = true }
-            if touching != ct.touching[c] {
-                ct.touching[c] = touching
+            let a = Int(ct[c].a), b = Int(ct[c].b)
+            if !bt.slot[a].isActive && !bt.slot[b].isActive { continue }
+            var touching = ct[c].impact
+            let n = ct[c].pointCount
+            if n > 0 && ct.points[2 * c].separation < slop { touching = true }
+            if n > 1 && ct.points[2 * c + 1].separation < slop { touching = true }
+            if touching != ct[c].touching {
+                ct[c].touching = touching
                 queueEvent(contact: c, began: touching)
             }
         }
@@ -216,13 +216,13 @@ extension DynamicsWorld {
         let slop = tuning.boundsTolerance
         for i in 0..<awakeCount {
             let b = Int(awakeList[i])
-            let mask = bodies.boundaryMask[b]
+            let mask = bodies.slot[b].boundaryMask
             if mask == 0 { continue }
             for box in boundsBoxes where box.owner & mask != 0 {
                 // Resting contact may overlap by the slop; anything beyond is put back.
                 let e = extents(b)
                 let r = box.rect
-                let px = bodies.px[b], py = bodies.py[b]
+                let px = bodies.pose[b].x, py = bodies.pose[b].y
                 var x = px, y = py
                 if r.width <= e.maxX - e.minX { x = r.center.x - (e.minX + e.maxX) / 2 } else {
                     x = min(max(x, r.minX - e.minX - slop), r.maxX - e.maxX + slop)
@@ -233,12 +233,12 @@ extension DynamicsWorld {
                 if x == px && y == py { continue }
                 boundsCorrections += 1
                 if x != px {
-                    if (x > px) == (bodies.vx[b] < 0) { bodies.vx[b] = 0 }
-                    bodies.px[b] = x
+                    if (x > px) == (bodies.motion[b].vx < 0) { bodies.motion[b].vx = 0 }
+                    bodies.pose[b].x = x
                 }
                 if y != py {
-                    if (y > py) == (bodies.vy[b] < 0) { bodies.vy[b] = 0 }
-                    bodies.py[b] = y
+                    if (y > py) == (bodies.motion[b].vy < 0) { bodies.motion[b].vy = 0 }
+                    bodies.pose[b].y = y
                 }
             }
         }
@@ -246,11 +246,12 @@ extension DynamicsWorld {
 
     /// The rotated shape's extent around its centre: offsets of the bounding box's sides.
     func extents(_ b: Int) -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
-        if bodies.kind[b] == .circle { let r = bodies.radius[b]; return (-r, r, -r, r) }
-        let o = b * BodyTable.verticesPerBody, c = bodies.cosA[b], s = bodies.sinA[b]
+        let shape = bodies.outline[b]
+        if shape.kind == .circle { let r = shape.radius; return (-r, r, -r, r) }
+        let o = b * BodyTable.verticesPerBody, c = bodies.pose[b].cosA, s = bodies.pose[b].sinA
         var lx = Double.infinity, hx = -Double.infinity, ly = Double.infinity, hy = -Double.infinity
-        for i in o..<(o + bodies.vertexCount[b]) {
-            let vx = bodies.localVX[i], vy = bodies.localVY[i]
+        for i in o..<(o + shape.vertexCount) {
+            let vx = bodies.localVertices[i].x, vy = bodies.localVertices[i].y
             let x = c * vx - s * vy, y = s * vx + c * vy
             lx = min(lx, x); hx = max(hx, x); ly = min(ly, y); hy = max(hy, y)
         }
@@ -261,17 +262,18 @@ extension DynamicsWorld {
     /// an island with a moving body wakes whole.
     func updateSleep(_ h: Double) {
         let n = bodies.count
-        islandMin.reserve(n); islandHasAwake.reserve(n)
+        islandParent.reserve(n); islandMin.reserve(n); islandHasAwake.reserve(n)
         let linTol = tuning.sleepLinearSpeed
-        let parent = bodies.islandParent
+        let parent = islandParent
         for b in 0..<n {
             parent[b] = Int32(b)
             islandMin[b] = .infinity
             islandHasAwake[b] = false
-            guard bodies.exists[b], !bodies.isStatic[b], bodies.awake[b] else { continue }
+            guard bodies.slot[b].exists, bodies.slot[b].isActive else { continue }
             // Box2D v3's measure: the fastest surface point.
-            let v = (bodies.vx[b] * bodies.vx[b] + bodies.vy[b] * bodies.vy[b]).squareRoot() + abs(bodies.w[b]) * bodies.extent[b]
-            if bodies.holdIndex[b] >= 0 || v > linTol { bodies.sleepTime[b] = 0 } else { bodies.sleepTime[b] += h }
+            let m = bodies.motion[b]
+            let v = (m.vx * m.vx + m.vy * m.vy).squareRoot() + abs(m.w) * bodies.outline[b].extent
+            if bodies.slot[b].holdIndex >= 0 || v > linTol { bodies.slot[b].sleepTime = 0 } else { bodies.slot[b].sleepTime += h }
         }
         func find(_ x: Int) -> Int {
             var r = x
@@ -286,31 +288,31 @@ extension DynamicsWorld {
         }
         // Linked as soon as the manifold has points, speculative ones included: the same test
         // that wakes a sleeper, so that neighbours sleep and wake together.
-        for c in 0..<contacts.count where contacts.pointCount[c] > 0 {
-            let a = Int(contacts.a[c]), b = Int(contacts.b[c])
-            if bodies.isStatic[a] || bodies.isStatic[b] { continue }
+        for c in 0..<contacts.count where contacts[c].pointCount > 0 {
+            let a = Int(contacts[c].a), b = Int(contacts[c].b)
+            if bodies.slot[a].isStatic || bodies.slot[b].isStatic { continue }
             union(a, b)
         }
         for j in joints where j.a >= 0 && j.b >= 0 {
-            if !bodies.isStatic[j.a] && !bodies.isStatic[j.b] { union(j.a, j.b) }
+            if !bodies.slot[j.a].isStatic && !bodies.slot[j.b].isStatic { union(j.a, j.b) }
         }
-        for b in 0..<n where bodies.exists[b] && !bodies.isStatic[b] {
+        for b in 0..<n where bodies.slot[b].exists && !bodies.slot[b].isStatic {
             let r = find(b)
-            if bodies.awake[b] {
+            if bodies.slot[b].awake {
                 islandHasAwake[r] = true
-                islandMin[r] = min(islandMin[r], bodies.sleepTime[b])
+                islandMin[r] = min(islandMin[r], bodies.slot[b].sleepTime)
             }
         }
         let timeToSleep = tuning.timeToSleep
-        for b in 0..<n where bodies.exists[b] && !bodies.isStatic[b] {
+        for b in 0..<n where bodies.slot[b].exists && !bodies.slot[b].isStatic {
             let r = find(b)
             guard islandHasAwake[r] else { continue }
             if islandMin[r] >= timeToSleep {
-                bodies.awake[b] = false
-                bodies.vx[b] = 0; bodies.vy[b] = 0; bodies.w[b] = 0
-            } else if !bodies.awake[b] {
-                bodies.awake[b] = true
-                bodies.sleepTime[b] = 0
+                bodies.slot[b].awake = false
+                bodies.motion[b].vx = 0; bodies.motion[b].vy = 0; bodies.motion[b].w = 0
+            } else if !bodies.slot[b].awake {
+                bodies.slot[b].awake = true
+                bodies.slot[b].sleepTime = 0
             }
         }
     }

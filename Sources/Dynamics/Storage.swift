@@ -4,9 +4,10 @@
 struct Storage<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var capacity: Int
+    /// What new and cleared elements hold.
     private let fill: Element
 
-    init(capacity: Int, fill: Element) {
+    init(capacity: Int = 4, fill: Element) {
         self.capacity = max(capacity, 4)
         self.fill = fill
         base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
@@ -26,9 +27,15 @@ struct Storage<Element> {
         capacity = newCapacity
     }
 
+    /// Puts the fill back into `range`.
+    func clear(_ range: Range<Int>) {
+        for i in range { base[i] = fill }
+    }
+
+    /// Addressors, so that `rows[i].field = x` stores one field in place.
     subscript(i: Int) -> Element {
-        @inline(__always) get { base[i] }
-        @inline(__always) nonmutating set { base[i] = newValue }
+        @inline(__always) unsafeAddress { UnsafePointer(base + i) }
+        @inline(__always) nonmutating unsafeMutableAddress { base + i }
     }
 
     func release() {

@@ -100,6 +100,7 @@ public final class DynamicsWorld {
     var joints: [JointConstraint] = []
     var awakeList = Storage<Int32>(capacity: 64, fill: 0)
     var awakeCount = 0
+    var islandParent = Storage<Int32>(capacity: 64, fill: -1)
     var islandMin = Storage<Double>(capacity: 64, fill: 0)
     var islandHasAwake = Storage<Bool>(capacity: 64, fill: false)
 
@@ -110,9 +111,11 @@ public final class DynamicsWorld {
     }
 
     deinit {
+        // Behaviors may outlive the world; their unretained reference must not dangle.
+        for behavior in topBehaviors { behavior.attach(to: nil) }
         bodies.release(); contacts.release(); pairs.release()
         constraints.release(); points.release(); awakeList.release()
-        islandMin.release(); islandHasAwake.release()
+        islandParent.release(); islandMin.release(); islandHasAwake.release()
     }
 
     // MARK: Items
@@ -131,12 +134,12 @@ public final class DynamicsWorld {
         bodies.areaForMass(b, geometry)
         sapOrder.append(Int32(b))
         configurationChanged()
-        return ItemID(index: Int32(b), generation: bodies.generation[b])
+        return ItemID(index: Int32(b), generation: bodies.slot[b].generation)
     }
 
     public func removeItem(_ id: ItemID) {
         guard let b = body(id) else { return }
-        if bodies.holdIndex[b] >= 0 { release(id) }
+        if bodies.slot[b].holdIndex >= 0 { release(id) }
         // Every behavior, including ones added since the last step.
         func forget(_ behavior: DynamicBehavior) {
             behavior.forget(id)
@@ -152,13 +155,13 @@ public final class DynamicsWorld {
     /// Every live item, in slot order.
     public var itemIDs: [ItemID] {
         (0..<bodies.count).compactMap { b in
-            bodies.exists[b] && !bodies.isBoundary[b] ? ItemID(index: Int32(b), generation: bodies.generation[b]) : nil
+            bodies.slot[b].exists && !bodies.slot[b].isBoundary ? ItemID(index: Int32(b), generation: bodies.slot[b].generation) : nil
         }
     }
 
     /// Every live item's state in slot order, without building an array (drawing a frame).
     public func forEachItem(_ body: (ItemID, DynamicItemState) -> Void) {
-        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isBoundary[b] {
+        for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isBoundary {
             let id = itemID(b)
             if let s = state(of: id) { body(id, s) }
         }
@@ -166,43 +169,44 @@ public final class DynamicsWorld {
 
     public func state(of id: ItemID) -> DynamicItemState? {
         guard let b = body(id), let shape = shapes[b] else { return nil }
-        return DynamicItemState(center: Vec2(bodies.px[b], bodies.py[b]), rotation: bodies.angle[b],
+        let slot = bodies.slot[b], pose = bodies.pose[b], motion = bodies.motion[b]
+        return DynamicItemState(center: Vec2(pose.x, pose.y), rotation: pose.angle,
                                 size: shape.size, shape: shape,
-                                velocity: Vec2(bodies.vx[b], bodies.vy[b]), angularVelocity: bodies.w[b],
-                                isAsleep: !bodies.awake[b], isAnchored: bodies.isStatic[b],
-                                isHeld: bodies.holdIndex[b] >= 0)
+                                velocity: Vec2(motion.vx, motion.vy), angularVelocity: motion.w,
+                                isAsleep: !slot.awake, isAnchored: slot.isStatic,
+                                isHeld: slot.holdIndex >= 0)
     }
 
-    public func center(of id: ItemID) -> Vec2? { body(id).map { Vec2(bodies.px[$0], bodies.py[$0]) } }
-    public func rotation(of id: ItemID) -> Double? { body(id).map { bodies.angle[$0] } }
+    public func center(of id: ItemID) -> Vec2? { body(id).map { Vec2(bodies.pose[$0].x, bodies.pose[$0].y) } }
+    public func rotation(of id: ItemID) -> Double? { body(id).map { bodies.pose[$0].angle } }
     public func size(of id: ItemID) -> Vec2? { body(id).flatMap { shapes[$0]?.size } }
     public func shape(of id: ItemID) -> ItemShape? { body(id).flatMap { shapes[$0] } }
-    public func velocity(of id: ItemID) -> Vec2? { body(id).map { Vec2(bodies.vx[$0], bodies.vy[$0]) } }
-    public func angularVelocity(of id: ItemID) -> Double? { body(id).map { bodies.w[$0] } }
-    public func isAsleep(_ id: ItemID) -> Bool { body(id).map { !bodies.awake[$0] } ?? false }
+    public func velocity(of id: ItemID) -> Vec2? { body(id).map { Vec2(bodies.motion[$0].vx, bodies.motion[$0].vy) } }
+    public func angularVelocity(of id: ItemID) -> Double? { body(id).map { bodies.motion[$0].w } }
+    public func isAsleep(_ id: ItemID) -> Bool { body(id).map { !bodies.slot[$0].awake } ?? false }
 
     /// Teleports an item (UIKit: setting `center` then `updateItemUsingCurrentState`).
     public func setCenter(_ center: Vec2, of id: ItemID) {
         guard let b = body(id), center.isFinite else { return }
-        setPose(b, center, bodies.angle[b]); wake(b)
+        setPose(b, center, bodies.pose[b].angle); wake(b)
         // A moved anchored item may now touch sleepers: wake everything.
-        if bodies.isStatic[b] { wakeAll() }
+        if bodies.slot[b].isStatic { wakeAll() }
     }
 
     public func setRotation(_ rotation: Double, of id: ItemID) {
         guard let b = body(id), rotation.isFinite else { return }
-        setPose(b, Vec2(bodies.px[b], bodies.py[b]), rotation); wake(b)
-        if bodies.isStatic[b] { wakeAll() }
+        setPose(b, Vec2(bodies.pose[b].x, bodies.pose[b].y), rotation); wake(b)
+        if bodies.slot[b].isStatic { wakeAll() }
     }
 
     public func setVelocity(_ v: Vec2, of id: ItemID) {
-        guard let b = body(id), v.isFinite, !bodies.isStatic[b] else { return }
-        bodies.vx[b] = v.x; bodies.vy[b] = v.y; wake(b)
+        guard let b = body(id), v.isFinite, !bodies.slot[b].isStatic else { return }
+        bodies.motion[b].vx = v.x; bodies.motion[b].vy = v.y; wake(b)
     }
 
     public func setAngularVelocity(_ w: Double, of id: ItemID) {
-        guard let b = body(id), w.isFinite, !bodies.isStatic[b], bodies.allowsRotation[b] else { return }
-        bodies.w[b] = w; wake(b)
+        guard let b = body(id), w.isFinite, !bodies.slot[b].isStatic, bodies.slot[b].allowsRotation else { return }
+        bodies.motion[b].w = w; wake(b)
     }
 
     /// Changes the collision bounds at run time (pinch); mass follows density × area.
@@ -214,7 +218,7 @@ public final class DynamicsWorld {
         bodies.updateMass(b)
         refreshShape(b)
         wake(b)
-        if bodies.isStatic[b] { wakeAll() }
+        if bodies.slot[b].isStatic { wakeAll() }
     }
 
     /// Resizes the item's bounding box (a circle keeps the larger side as diameter).
@@ -228,7 +232,7 @@ public final class DynamicsWorld {
         itemIDs.filter { id in
             let b = Int(id.index)
             refreshShape(b)
-            return bodies.maxX[b] >= rect.minX && bodies.minX[b] <= rect.maxX && bodies.maxY[b] >= rect.minY && bodies.minY[b] <= rect.maxY
+            return bodies.box[b].maxX >= rect.minX && bodies.box[b].minX <= rect.maxX && bodies.box[b].maxY >= rect.minY && bodies.box[b].minY <= rect.maxY
         }
     }
 
@@ -280,11 +284,11 @@ public final class DynamicsWorld {
 
     func body(_ id: ItemID) -> Int? {
         let b = Int(id.index)
-        guard b >= 0, b < bodies.count, bodies.exists[b], !bodies.isBoundary[b], bodies.generation[b] == id.generation else { return nil }
+        guard b >= 0, b < bodies.count, bodies.slot[b].exists, !bodies.slot[b].isBoundary, bodies.slot[b].generation == id.generation else { return nil }
         return b
     }
 
-    func itemID(_ b: Int) -> ItemID { ItemID(index: Int32(b), generation: bodies.generation[b]) }
+    func itemID(_ b: Int) -> ItemID { ItemID(index: Int32(b), generation: bodies.slot[b].generation) }
 
     func allocateBody() -> Int {
         let b: Int
@@ -295,18 +299,12 @@ public final class DynamicsWorld {
             shapes.append(nil)
             boundaryNames.append(nil)
         }
-        bodies.exists[b] = true
-        bodies.generation[b] &+= 1
-        bodies.isStatic[b] = false; bodies.isBoundary[b] = false
-        bodies.awake[b] = true; bodies.allowsRotation[b] = true
-        bodies.vx[b] = 0; bodies.vy[b] = 0; bodies.w[b] = 0
-        bodies.dpx[b] = 0; bodies.dpy[b] = 0; bodies.dqc[b] = 1; bodies.dqs[b] = 0
-        bodies.density[b] = 1; bodies.friction[b] = 0; bodies.restitution[b] = 0
-        bodies.linearDamping[b] = 0; bodies.angularDamping[b] = 0
-        bodies.ax[b] = 0; bodies.ay[b] = 0; bodies.alpha[b] = 0
-        bodies.gravityX[b] = 0; bodies.gravityY[b] = 0
-        bodies.itemMask[b] = 0; bodies.boundaryMask[b] = 0
-        bodies.sleepTime[b] = 0; bodies.holdIndex[b] = -1; bodies.sweep[b] = 0
+        // Everything the previous occupant left goes; its ids no longer match.
+        let generation = bodies.slot[b].generation &+ 1
+        bodies.clear(b)
+        bodies.slot[b].exists = true
+        bodies.slot[b].generation = generation
+        bodies.slot[b].awake = true
         return b
     }
 
@@ -314,14 +312,14 @@ public final class DynamicsWorld {
         // Contacts of the body go first, with an ended event for touching ones.
         var c = 0
         while c < contacts.count {
-            if Int(contacts.a[c]) == b || Int(contacts.b[c]) == b {
-                if contacts.touching[c] { queueEvent(contact: c, began: false) }
+            if Int(contacts[c].a) == b || Int(contacts[c].b) == b {
+                if contacts[c].touching { queueEvent(contact: c, began: false) }
                 destroyContact(c)
             } else { c += 1 }
         }
         if let i = sapOrder.firstIndex(of: Int32(b)) { sapOrder.remove(at: i) }
-        bodies.exists[b] = false
-        bodies.awake[b] = false
+        bodies.slot[b].exists = false
+        bodies.slot[b].awake = false
         shapes[b] = nil
         boundaryNames[b] = nil
         freeSlots.append(b)
@@ -330,14 +328,14 @@ public final class DynamicsWorld {
     }
 
     func destroyContact(_ c: Int) {
-        pairs.remove(contacts.key[c])
+        pairs.remove(contacts[c].key)
         if let movedKey = contacts.removeSwapping(c) { pairs.update(movedKey, Int32(c)) }
     }
 
     func setPose(_ b: Int, _ center: Vec2, _ angle: Double) {
-        bodies.px[b] = center.x; bodies.py[b] = center.y
-        bodies.angle[b] = angle
-        bodies.cosA[b] = _cos(angle); bodies.sinA[b] = _sin(angle)
+        bodies.pose[b].x = center.x; bodies.pose[b].y = center.y
+        bodies.pose[b].angle = angle
+        bodies.pose[b].cosA = _cos(angle); bodies.pose[b].sinA = _sin(angle)
         refreshShape(b)
     }
 
@@ -346,14 +344,14 @@ public final class DynamicsWorld {
     }
 
     func wake(_ b: Int) {
-        if !bodies.awake[b] && !bodies.isStatic[b] { bodies.awake[b] = true }
-        bodies.sleepTime[b] = 0
-        if isPaused && !bodies.isStatic[b] { setPaused(false) }
+        if !bodies.slot[b].awake && !bodies.slot[b].isStatic { bodies.slot[b].awake = true }
+        bodies.slot[b].sleepTime = 0
+        if isPaused && !bodies.slot[b].isStatic { setPaused(false) }
     }
 
     func wakeAll() {
-        for b in 0..<bodies.count where bodies.exists[b] && !bodies.isStatic[b] {
-            bodies.awake[b] = true; bodies.sleepTime[b] = 0
+        for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isStatic {
+            bodies.slot[b].awake = true; bodies.slot[b].sleepTime = 0
         }
         if isPaused { setPaused(false) }
     }
@@ -380,18 +378,18 @@ public final class DynamicsWorld {
 extension BodyTable {
     /// Records the shape's area and second moment; `updateMass` applies density.
     func areaForMass(_ b: Int, _ g: ShapeGeometry) {
-        area[b] = g.area
-        areaInertia[b] = g.areaInertia
+        material[b].area = g.area
+        material[b].areaInertia = g.areaInertia
         updateMass(b)
     }
 
     /// UIKit's mass unit: a 100×100 item of density 1 weighs 0.01, so that a push of magnitude
     /// 1 accelerates it at 100 px/s².
     func updateMass(_ b: Int) {
-        let m = max(density[b], 1e-6) * area[b] / 1_000_000
-        let i = max(density[b], 1e-6) * areaInertia[b] / 1_000_000
-        mass[b] = m; inertia[b] = i
-        invMass[b] = isStatic[b] || m <= 0 ? 0 : 1 / m
-        invI[b] = isStatic[b] || !allowsRotation[b] || i <= 0 ? 0 : 1 / i
+        let m = max(material[b].density, 1e-6) * material[b].area / 1_000_000
+        let i = max(material[b].density, 1e-6) * material[b].areaInertia / 1_000_000
+        material[b].mass = m; material[b].inertia = i
+        material[b].invMass = slot[b].isStatic || m <= 0 ? 0 : 1 / m
+        material[b].invI = slot[b].isStatic || !slot[b].allowsRotation || i <= 0 ? 0 : 1 / i
     }
 }

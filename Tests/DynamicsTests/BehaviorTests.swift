@@ -349,4 +349,21 @@ extension BehaviorTests {
         run(scene.world, steps: 60)
         #expect(scene.world.center(of: ball)!.distance(to: Vec2(240, 780)) > 5)
     }
+
+    @Test func behaviorsOutlivingTheirWorldSeeNoWorld() {
+        let gravity = GravityBehavior(), child = ItemBehavior()
+        gravity.addChildBehavior(child)
+        do {
+            let world = DynamicsWorld(bounds: Rect(x: 0, y: 0, width: 480, height: 800))
+            world.addBehavior(gravity)
+            #expect(gravity.world === world && child.world === world)
+        }
+        // The world is gone: changing its former behaviors reaches nothing.
+        #expect(gravity.world == nil && child.world == nil)
+        gravity.setAngle(0, magnitude: 2)
+        child.friction = 1
+        let next = DynamicsWorld(bounds: Rect(x: 0, y: 0, width: 480, height: 800))
+        next.addBehavior(gravity)
+        #expect(next.behaviors.count == 1 && child.world === next)
+    }
 }

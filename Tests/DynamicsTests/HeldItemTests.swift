@@ -89,7 +89,7 @@ import Geometry
         scene.world.step()
         scene.world.release(box)
         let b = scene.world.body(box)!
-        #expect(abs(scene.world.bodies.mass[b] - 0.01) < 1e-12)
+        #expect(abs(scene.world.bodies.material[b].mass - 0.01) < 1e-12)
     }
 }
 

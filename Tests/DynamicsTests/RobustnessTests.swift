@@ -121,8 +121,9 @@ final class Visitor {
         let tolerance = world.tuning.boundsTolerance + 1e-6
         for id in items {
             guard let b = world.body(id) else { out.append("\(id) lost"); continue }
-            let x = t.px[b], y = t.py[b]
-            if !(x.isFinite && y.isFinite && t.vx[b].isFinite && t.vy[b].isFinite && t.angle[b].isFinite && t.w[b].isFinite) {
+            let pose = t.pose[b], motion = t.motion[b]
+            let x = pose.x, y = pose.y
+            if !(x.isFinite && y.isFinite && motion.vx.isFinite && motion.vy.isFinite && pose.angle.isFinite && motion.w.isFinite) {
                 out.append("\(id) not finite: \(world.state(of: id)!)")
                 continue
             }

@@ -1,0 +1,32 @@
+import Geometry
+
+/// The disc world's constants, in pixels of a 480 px wide screen (`DiscWorld.scale` scales
+/// them) and microseconds.
+public struct DiscTuning: Sendable {
+    /// Fixed step (µs): 1/120 s.
+    public var stepInterval: Microseconds = 8_333
+    public var stepSeconds: Double { Double(stepInterval) / 1_000_000 }
+    /// Speed kept at each edge bounce (the whole velocity, so the angle is kept).
+    public var wallRestitution = 0.8
+    /// Restitution of disc–disc impacts: elastic-ish.
+    public var discRestitution = 0.9
+    /// Gravity 1.0 = 1000 px/s² (UIKit).
+    public var gravityPixels = 1000.0
+    /// Slower than this (px/s) for `restTime` and a disc comes to rest.
+    public var restSpeed = 15.0
+    public var restTime: Microseconds = 250_000
+    /// Impacts on an edge slower than this (px/s) are resting contact: the normal velocity is
+    /// removed instead of bounced, so a disc lying on an edge can still slide.
+    public var contactSpeed = 30.0
+    /// Fastest launch (px/s): 33 px per step. Faster, a disc could cross another in one step
+    /// and miss the collision.
+    public var maximumSpeed = 4000.0
+    /// Overlap (px) beyond a step's approach that still counts as touching.
+    public var contactSlop = 1.5
+    /// Friction of a disc lying on an edge (sliding along it).
+    public var edgeFriction = 0.4
+    /// Side of a broad-phase grid cell (px).
+    public var cellSize = 48.0
+
+    public init() {}
+}

@@ -1,0 +1,194 @@
+import Geometry
+
+/// Discs in a rectangle: a small simulation of its own for circle-draw (discs only, so the
+/// general engine buys nothing). Fixed steps (`DiscTuning.stepInterval`), gravity as an
+/// acceleration on moving discs, true reflection with loss at the edges of `area`, impulses
+/// by mass (∝ area) along the line of centres between discs, found through a uniform grid. A
+/// disc hit by a moving one is knocked into motion; discs placed overlapping ignore each
+/// other (only a fresh contact, no deeper than a step's approach, collides); a disc that has
+/// been slow for a while comes to rest, so that the kiosk can sleep. New discs rest until
+/// launched.
+///
+/// A value: the hot loops run in mutating methods, so they touch plain arrays (no
+/// class-property access checks per element). Structure of arrays, indexed by disc, in the
+/// order the discs were added: each loop reads only what it needs.
+public struct DiscWorld {
+    /// The caller's id of each disc.
+    public private(set) var ids: [Int] = []
+    public private(set) var px: [Double] = [], py: [Double] = []
+    public private(set) var vx: [Double] = [], vy: [Double] = []
+    public private(set) var radius: [Double] = []
+    public private(set) var awake: [Bool] = []
+    /// Time each awake disc has spent slower than `restSpeed`.
+    private var slowFor: [Microseconds] = []
+    public private(set) var awakeCount = 0
+    public let area: Rect
+    /// Screen width / 480: the tuning's lengths and speeds are multiplied by it.
+    public let scale: Double
+    public let tuning: DiscTuning
+    private var grid = UniformGrid()
+
+    public init(area: Rect, scale: Double, tuning: DiscTuning = DiscTuning()) {
+        self.area = area; self.scale = scale; self.tuning = tuning
+    }
+
+    public var count: Int { ids.count }
+
+    /// Adds a disc at rest, on top of the others.
+    public mutating func append(id: Int, center: Vec2, radius r: Double) {
+        ids.append(id)
+        px.append(center.x); py.append(center.y)
+        vx.append(0); vy.append(0)
+        radius.append(r)
+        awake.append(false)
+        slowFor.append(0)
+    }
+
+    public mutating func remove(at i: Int) {
+        if awake[i] { awakeCount -= 1 }
+        ids.remove(at: i); px.remove(at: i); py.remove(at: i); vx.remove(at: i); vy.remove(at: i)
+        radius.remove(at: i); awake.remove(at: i); slowFor.remove(at: i)
+    }
+
+    public func contains(_ i: Int, _ p: Vec2) -> Bool {
+        let dx = p.x - px[i], dy = p.y - py[i]
+        return dx * dx + dy * dy <= radius[i] * radius[i]
+    }
+
+    /// Removes every disc containing `p`. Returns the indices they had, highest first: removed
+    /// in that order from an array kept beside the discs (a colour per disc), it stays in step.
+    @discardableResult
+    public mutating func removeDiscs(containing p: Vec2) -> [Int] {
+        var removed: [Int] = []
+        var i = ids.count - 1
+        while i >= 0 {
+            if contains(i, p) { removed.append(i); remove(at: i) }
+            i -= 1
+        }
+        return removed
+    }
+
+    /// The id of the disc added last (on top) under `p`.
+    public func topmostDisc(containing p: Vec2) -> Int? {
+        var i = ids.count - 1
+        while i >= 0 {
+            if contains(i, p) { return ids[i] }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Sets disc `i` moving at `velocity`, capped at the tuning's maximum speed.
+    public mutating func launch(_ i: Int, velocity: Vec2) {
+        guard velocity.isFinite else { return }
+        let limit = tuning.maximumSpeed * scale
+        let speed = velocity.length
+        let v = speed > limit ? velocity * (limit / speed) : velocity
+        if !awake[i] { awake[i] = true; awakeCount += 1 }
+        vx[i] = v.x; vy[i] = v.y
+        slowFor[i] = 0
+    }
+
+    /// One step of `tuning.stepInterval` with `gravity` (1.0 = `tuning.gravityPixels` px/s²).
+    public mutating func step(gravity: Vec2) {
+        let dt = tuning.stepSeconds
+        let ax = gravity.x * tuning.gravityPixels * scale, ay = gravity.y * tuning.gravityPixels * scale
+        let n = ids.count
+        for i in 0..<n where awake[i] {
+            vx[i] += ax * dt; vy[i] += ay * dt
+            px[i] += vx[i] * dt; py[i] += vy[i] * dt
+            bounceOffEdges(i)
+        }
+        collide()
+        let rest = tuning.restSpeed * scale
+        for i in 0..<n where awake[i] {
+            if vx[i] * vx[i] + vy[i] * vy[i] < rest * rest {
+                slowFor[i] += tuning.stepInterval
+                if slowFor[i] >= tuning.restTime {
+                    awake[i] = false; vx[i] = 0; vy[i] = 0; slowFor[i] = 0
+                    awakeCount -= 1
+                }
+            } else {
+                slowFor[i] = 0
+            }
+        }
+    }
+
+    /// True reflection with loss: the normal component turns round and the whole velocity
+    /// keeps `wallRestitution` of its speed, so the angle out equals the angle in. The path
+    /// beyond the edge is mirrored back (scaled the same), as the bounce happened mid-step.
+    private mutating func bounceOffEdges(_ i: Int) {
+        let r = radius[i]
+        let e = tuning.wallRestitution
+        let contact = tuning.contactSpeed * scale
+        let mu = tuning.edgeFriction
+        func bounce(_ p: inout Double, _ v: inout Double, _ tangent: inout Double, lo: Double, hi: Double) {
+            if hi - lo <= 2 * r { p = (lo + hi) / 2; v = 0; return }
+            let into: Double
+            if p - r < lo, v < 0 {
+                into = -v
+                p = min(lo + r + (lo + r - p) * e, hi - r)
+            } else if p + r > hi, v > 0 {
+                into = v
+                p = max(hi - r - (p + r - hi) * e, lo + r)
+            } else {
+                return
+            }
+            if into >= contact {
+                v = -v * e
+                tangent *= e
+            } else {
+                // Lying on the edge: the normal speed goes, and friction takes its share
+                // of the sliding speed (Coulomb: proportional to the normal impulse).
+                v = 0
+                let slow = mu * into
+                tangent = abs(tangent) <= slow ? 0 : tangent - (tangent > 0 ? slow : -slow)
+            }
+        }
+        bounce(&px[i], &vx[i], &vy[i], lo: area.minX, hi: area.maxX)
+        bounce(&py[i], &vy[i], &vx[i], lo: area.minY, hi: area.maxY)
+    }
+
+    /// Impulses between touching discs that approach each other (at least one of them
+    /// moving), along the line of centres, by mass ∝ area: momentum is conserved exactly.
+    /// Discs placed overlapping and at rest exert nothing on each other.
+    private mutating func collide() {
+        let n = ids.count
+        guard n > 1 else { return }
+        grid.build(px: px, py: py, radius: radius, area: area, cellSize: tuning.cellSize * scale)
+        let e = tuning.discRestitution
+        let dt = tuning.stepSeconds, slop = tuning.contactSlop * scale
+        for i in 0..<n where awake[i] {
+            let ri = grid.range(i)
+            for cy in Int32(ri.y)...ri.w {
+                for cx in ri.x...ri.z {
+                    for member in grid.members(Int(cx), Int(cy)) {
+                        let j = Int(member)
+                        if j == i { continue }
+                        // Each pair once: from the awake one with the lower index, in the
+                        // first cell the two share.
+                        if awake[j] && j < i { continue }
+                        let rj = grid.range(j)
+                        if max(ri.x, rj.x) != cx || max(ri.y, rj.y) != cy { continue }
+                        let dx = px[j] - px[i], dy = py[j] - py[i]
+                        let reach = radius[i] + radius[j]
+                        let d2 = dx * dx + dy * dy
+                        guard d2 < reach * reach, d2 > 0 else { continue }
+                        let d = d2.squareRoot()
+                        let nx = dx / d, ny = dy / d
+                        let approach = (vx[j] - vx[i]) * nx + (vy[j] - vy[i]) * ny
+                        guard approach < 0 else { continue }
+                        // A fresh contact is at most a step's approach deep; deeper overlaps
+                        // were placed that way and pass through each other.
+                        if reach - d > -approach * dt + slop { continue }
+                        let mi = radius[i] * radius[i], mj = radius[j] * radius[j]
+                        let impulse = -(1 + e) * approach / (1 / mi + 1 / mj)
+                        vx[i] -= impulse / mi * nx; vy[i] -= impulse / mi * ny
+                        vx[j] += impulse / mj * nx; vy[j] += impulse / mj * ny
+                        if !awake[j] { awake[j] = true; awakeCount += 1; slowFor[j] = 0 }
+                    }
+                }
+            }
+        }
+    }
+}
