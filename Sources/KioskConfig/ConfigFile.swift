@@ -23,7 +23,7 @@ extension KioskConfiguration {
                 let table = entry.key.split(separator: ".").dropLast().joined(separator: ".")
                 if !table.isEmpty && !tables.contains(table) { continue }  // reported with its table
                 var message = "unknown key"
-                let sameTable = ConfigSchema.keys.filter { $0.table == table }.map(\.name)
+                let sameTable = ConfigSchema.keys.filter { $0.table == table }.map { $0.name }
                 let leaf = String(entry.key.split(separator: ".").last ?? "")
                 if let near = ConfigSchema.nearest(leaf, in: sameTable) {
                     message += "; did you mean '\(table).\(near)'?"

@@ -15,7 +15,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible, Sendable {
 /// All problems found in one file; the kiosk refuses to start on any of them rather than guess.
 public struct ConfigErrors: Error, CustomStringConvertible, Sendable {
     public var errors: [ConfigError]
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+    public var description: String { errors.map { $0.description }.joined(separator: "\n") }
 }
 
 /// A key the file may set: its documentation, its default as written in the file, and how a
@@ -96,7 +96,7 @@ enum ConfigSchema {
         ConfigKey(table: "sensors", name: "barometer", doc: "auto | none | an IIO device name, for the altitude option of tilt-box.",
                   defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.barometer = try nonEmpty(v) },
 
-        ConfigKey(table: "exhibits", name: "order", doc: "Exhibits on the launcher, in order: " + ExhibitName.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+        ConfigKey(table: "exhibits", name: "order", doc: "Exhibits on the launcher, in order: " + ExhibitName.allCases.map { $0.rawValue }.joined(separator: ", ") + ".",
                   defaultText: "[" + ExhibitName.allCases.filter { $0 != .commissioning }.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + "]") { c, v throws(ValueProblem) in
             c.exhibits.order = try exhibitList(v)
         },
@@ -163,7 +163,7 @@ enum ConfigSchema {
     static func choice<T: RawRepresentable & CaseIterable>(_ v: TOMLValue) throws(ValueProblem) -> T where T.RawValue == String {
         let s = try string(v)
         if let c = T(rawValue: s) { return c }
-        let options = T.allCases.map(\.rawValue)
+        let options = T.allCases.map { $0.rawValue }
         var message = "'\(s)' is not one of " + options.joined(separator: ", ")
         if let near = nearest(s, in: options) { message += "; did you mean '\(near)'?" }
         throw ValueProblem(message: message)

@@ -47,7 +47,7 @@ public enum TOMLParser {
     public static func parse(_ text: String) throws(TOMLError) -> TOMLDocument {
         var scanner = Scanner(Array(text.utf8))
         var entries: [TOMLEntry] = []
-        var tables: [(String, Int)] = []
+        var tables: [(name: String, line: Int)] = []
         var seenKeys: [String: Int] = [:]
         var seenTables: [String: Int] = [:]
         var prefix = ""
@@ -74,7 +74,7 @@ public enum TOMLParser {
                     throw TOMLError(line: line, message: "table [\(name)] is already defined at line \(first)")
                 }
                 seenTables[name] = line
-                tables.append((name, line))
+                tables.append((name: name, line: line))
                 prefix = name + "."
                 continue
             }
@@ -273,9 +273,27 @@ private struct Scanner {
         if s.hasPrefix("0x") { radix = 16; s = s.dropFirst(2) }
         else if s.hasPrefix("0o") { radix = 8; s = s.dropFirst(2) }
         else if s.hasPrefix("0b") { radix = 2; s = s.dropFirst(2) }
-        guard !s.isEmpty, !s.hasPrefix("_"), !s.hasSuffix("_"), !s.contains("__") else { return nil }
-        guard let v = Int64(s.replacing("_", with: ""), radix: radix) else { return nil }
-        return negative ? -v : v
+        guard !s.isEmpty, !s.hasPrefix("_"), !s.hasSuffix("_"), !hasDoubleUnderscore(s) else { return nil }
+        let digits = withoutUnderscores(s)
+        // The sign goes in with the digits: no negation that could overflow, and a second
+        // sign ("--1", "-0x-8…") is refused by the parse.
+        guard digits.first != "-", digits.first != "+" else { return nil }
+        return Int64((negative ? "-" : "") + digits, radix: radix)
+    }
+
+    private static func hasDoubleUnderscore(_ s: Substring) -> Bool {
+        var previous: Character = " "
+        for c in s {
+            if c == "_" && previous == "_" { return true }
+            previous = c
+        }
+        return false
+    }
+
+    private static func withoutUnderscores(_ s: Substring) -> String {
+        var out = ""
+        for c in s where c != "_" { out.append(c) }
+        return out
     }
 
     static func float(_ word: String) -> Double? {
@@ -285,7 +303,7 @@ private struct Scanner {
         case "nan", "+nan", "-nan": return .nan
         default: break
         }
-        guard !word.hasPrefix("."), !word.hasSuffix("."), !word.contains("__") else { return nil }
-        return Double(word.replacing("_", with: ""))
+        guard !word.hasPrefix("."), !word.hasSuffix("."), !hasDoubleUnderscore(Substring(word)) else { return nil }
+        return Double(withoutUnderscores(Substring(word)))
     }
 }

@@ -9,13 +9,13 @@ import Syscalls
 public func drmCardPaths(udev: (any UdevCalls)?, system: any SystemCalls) -> [String] {
     let fromUdev = (udev?.devices(subsystem: "drm") ?? [])
         .filter { isCardName($0.sysname) }
-        .compactMap(\.devnode)
+        .compactMap { $0.devnode }
     if !fromUdev.isEmpty { return fromUdev }
     return system.listDirectory("/dev/dri").filter(isCardName).map { "/dev/dri/\($0)" }
 }
 
 private func isCardName(_ name: String) -> Bool {
-    name.hasPrefix("card") && name.count > 4 && name.dropFirst(4).allSatisfy(\.isNumber)
+    name.hasPrefix("card") && name.count > 4 && name.dropFirst(4).allSatisfy { $0 >= "0" && $0 <= "9" }
 }
 
 /// Opens the first card that can drive a connected display as `config` says, becomes its

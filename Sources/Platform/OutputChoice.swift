@@ -147,11 +147,11 @@ public func chooseOutput(card: DRMCard, config: DRMDisplayConfiguration) throws(
     let mode: DRMMode
     if let text = config.mode {
         guard let m = findMode(text, in: connector.modes) else {
-            throw .modeNotFound(connector: connector.name, requested: text, available: connector.modes.map(\.description))
+            throw .modeNotFound(connector: connector.name, requested: text, available: connector.modes.map { $0.description })
         }
         mode = m
     } else {
-        mode = connector.modes.first(where: \.isPreferred) ?? connector.modes[0]
+        mode = connector.modes.first { $0.isPreferred } ?? connector.modes[0]
     }
 
     // The CRTC already driving the connector keeps the console's setup; otherwise the first
@@ -193,7 +193,7 @@ func findMode(_ text: String, in modes: [DRMMode]) -> DRMMode? {
     if let hz {
         return matching.first { ($0.refreshMilliHertz + 500) / 1000 == hz }
     }
-    return matching.first(where: \.isPreferred) ?? matching.first
+    return matching.first(where: { $0.isPreferred }) ?? matching.first
 }
 
 /// DRM fourcc codes of the scanout formats.

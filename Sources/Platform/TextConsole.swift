@@ -66,6 +66,7 @@ public final class TextConsole {
 
     private func write(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = try? bytes.withUnsafeBytes { (b) throws(SystemError) -> Int in try system.write(fd, from: b) }
+        let system = self.system, fd = self.fd
+        _ = bytes.withUnsafeBytes { b in Result { () throws(SystemError) -> Int in try system.write(fd, from: b) } }
     }
 }

@@ -56,12 +56,12 @@ public final class VirtualPanel: Display {
     }
 
     /// Writes the portrait back buffer (what exhibits drew) as a PNG.
-    public func writePNG(to path: String) throws {
+    public func writePNG(to path: String) throws(PNGError) {
         try Raster.writePNG(backBuffer, to: path)
     }
 
     /// Writes the panel-orientation scanout (what the glass would show, turned) as a PNG.
-    public func writeScanoutPNG(to path: String) throws {
+    public func writeScanoutPNG(to path: String) throws(PNGError) {
         try Raster.writePNG(scanout, to: path)
     }
 }

@@ -333,7 +333,7 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, fonts: F
             let damage = app.render(with: renderer)
             if !damage.isEmpty { try? panel.present(damage: damage) }
             let now = itemPositions(app)
-            let moving = now.filter { before[$0.key] != nil && before[$0.key] != $0.value }.map(\.key)
+            let moving = now.filter { before[$0.key] != nil && before[$0.key] != $0.value }.map { $0.key }
             movingMin = min(movingMin, moving.count)
             movingMax = max(movingMax, moving.count)
             everMoved.formUnion(moving)
