@@ -84,33 +84,33 @@ public final class CircleDraw: Exhibit {
         menuCommands = CircleDraw.palette.map { makeMenu(for: $0.color) }
         canvasPan.hysteresis = 0        // the finger going down is the event, not a drag
         canvasPan.maximumNumberOfTouches = 1
-        canvasPan.action = { [unowned self] pan in self.canvasTouch(pan) }
-        canvasPan.shouldReceiveTouch = { [unowned self] p in
+        canvasPan.action = { [unowned(unsafe) self] pan in self.canvasTouch(pan) }
+        canvasPan.shouldReceiveTouch = { [unowned(unsafe) self] p in
             self.area.contains(p) && !(self.mode == .draw && self.menuFrame.contains(p))
         }
         gestures.add(canvasPan)
 
         for (i, m) in Mode.allCases.enumerated() {
-            gestures.add(TapGestureRecognizer(region: modeFrames[i], name: "mode \(m.rawValue)") { [unowned self] tap in
+            gestures.add(TapGestureRecognizer(region: modeFrames[i], name: "mode \(m.rawValue)") { [unowned(unsafe) self] tap in
                 if tap.state == .ended { self.select(m) }
             })
         }
         for (i, entry) in CircleDraw.palette.enumerated() {
-            let tap = TapGestureRecognizer(region: swatchFrames[i], name: "color \(entry.name)") { [unowned self] tap in
+            let tap = TapGestureRecognizer(region: swatchFrames[i], name: "color \(entry.name)") { [unowned(unsafe) self] tap in
                 if tap.state == .ended, self.mode == .draw { self.drawColor = entry.color }
             }
-            tap.shouldReceiveTouch = { [unowned self] _ in self.mode == .draw }
+            tap.shouldReceiveTouch = { [unowned(unsafe) self] _ in self.mode == .draw }
             gestures.add(tap)
         }
         // Each circle gets its own swipe, so several visitors can fling circles at once.
-        gestures.attachToItems(hitTest: { [unowned self] p in
+        gestures.attachToItems(hitTest: { [unowned(unsafe) self] p in
             self.mode == .move && self.area.contains(p) ? self.discs.topmostDisc(containing: p) : nil
-        }) { [unowned self] item in
+        }) { [unowned(unsafe) self] item in
             let swipe = SwipeGestureRecognizer(direction: .all, name: "fling \(item)")
             swipe.directionTolerance = Double.pi / 4 + 0.01
             swipe.minimumDistance = 30 * self.scale
             swipe.minimumSpeed = 150 * self.scale
-            swipe.action = { [unowned self] s in
+            swipe.action = { [unowned(unsafe) self] s in
                 if s.state == .ended { self.launch(item, velocity: s.velocity) }
             }
             return [swipe]

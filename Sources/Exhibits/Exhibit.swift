@@ -81,6 +81,10 @@ public struct ExhibitState: Sendable {
 }
 
 /// One exhibit. The kiosk creates a fresh instance to reset it.
+///
+/// Its gesture actions capture it `unowned(unsafe)` (Embedded Swift has no weak or unowned
+/// references): the `GestureEnvironment` it is given is made for it alone and let go together
+/// with it, so no recognizer can call into an exhibit that is gone.
 public protocol Exhibit: AnyObject {
     static var info: ExhibitInfo { get }
     /// The built-in demo the attract loop plays: a trace (JSON Lines, times from 0) of touches,
@@ -146,12 +150,53 @@ public extension Exhibit {
     }
 }
 
+/// Which exhibit: one case each, so the catalog is a list of values rather than of types
+/// (Embedded Swift has no metatype values).
+public enum ExhibitKind: CaseIterable, Sendable {
+    case motionCube, tiltBox, newtonsCradle, circleDraw, gridBlock, commissioning
+
+    public var info: ExhibitInfo {
+        switch self {
+        case .motionCube: return MotionCube.info
+        case .tiltBox: return TiltBox.info
+        case .newtonsCradle: return NewtonsCradle.info
+        case .circleDraw: return CircleDraw.info
+        case .gridBlock: return GridBlock.info
+        case .commissioning: return Commissioning.info
+        }
+    }
+
+    /// The attract loop's demo, placed on a `width`×`height` screen.
+    public func demoFrames(width: Int, height: Int) -> [TouchFrame] {
+        switch self {
+        case .motionCube: return MotionCube.demoFrames(width: width, height: height)
+        case .tiltBox: return TiltBox.demoFrames(width: width, height: height)
+        case .newtonsCradle: return NewtonsCradle.demoFrames(width: width, height: height)
+        case .circleDraw: return CircleDraw.demoFrames(width: width, height: height)
+        case .gridBlock: return GridBlock.demoFrames(width: width, height: height)
+        case .commissioning: return Commissioning.demoFrames(width: width, height: height)
+        }
+    }
+
+    /// A fresh instance (also how an exhibit is reset).
+    public func make(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator) -> any Exhibit {
+        switch self {
+        case .motionCube: return MotionCube(environment: environment, gestures: gestures, random: random)
+        case .tiltBox: return TiltBox(environment: environment, gestures: gestures, random: random)
+        case .newtonsCradle: return NewtonsCradle(environment: environment, gestures: gestures, random: random)
+        case .circleDraw: return CircleDraw(environment: environment, gestures: gestures, random: random)
+        case .gridBlock: return GridBlock(environment: environment, gestures: gestures, random: random)
+        case .commissioning: return Commissioning(environment: environment, gestures: gestures, random: random)
+        }
+    }
+}
+
 /// Every exhibit the kiosk knows, in the launcher's default order.
 public enum ExhibitCatalog {
-    public static let all: [any Exhibit.Type] = [MotionCube.self, TiltBox.self, NewtonsCradle.self, CircleDraw.self, GridBlock.self]
+    public static let all: [ExhibitKind] = [.motionCube, .tiltBox, .newtonsCradle, .circleDraw, .gridBlock]
     /// The installers' screen: opened from config or a long press, never a launcher tile.
-    public static let installerScreens: [any Exhibit.Type] = [Commissioning.self]
-    public static func type(named name: String) -> (any Exhibit.Type)? {
+    public static let installerScreens: [ExhibitKind] = [.commissioning]
+    public static func type(named name: String) -> ExhibitKind? {
         all.first { $0.info.name == name } ?? installerScreens.first { $0.info.name == name }
     }
 }

@@ -40,11 +40,11 @@ public final class GridBlock: Exhibit {
         width = Double(environment.width)
         height = Double(environment.height)
         now = environment.startTime
-        gestures.add(TapGestureRecognizer(name: "restart") { [unowned self] tap in
+        gestures.add(TapGestureRecognizer(name: "restart") { [unowned(unsafe) self] tap in
             if tap.state == .ended { self.restart() }
         })
         for d in Direction.allCases {
-            let swipe = SwipeGestureRecognizer(direction: GridBlock.swipeDirection(d), name: "swipe \(d.rawValue)") { [unowned self] s in
+            let swipe = SwipeGestureRecognizer(direction: GridBlock.swipeDirection(d), name: "swipe \(d.rawValue)") { [unowned(unsafe) self] s in
                 if s.state == .ended { self.steer(d) }
             }
             gestures.add(swipe)

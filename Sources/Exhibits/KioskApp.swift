@@ -84,7 +84,7 @@ public final class KioskApp {
         random = SeededGenerator(seed: settings.seed)
         commands.reserveCapacity(1024)
         let home = homeControlFrame
-        homeGestures.add(TapGestureRecognizer(region: home, name: "home") { [unowned self] tap in
+        homeGestures.add(TapGestureRecognizer(region: home, name: "home") { [unowned(unsafe) self] tap in
             if tap.state == .ended { self.goHome() }
         })
         if let locked = settings.locked {
@@ -130,11 +130,11 @@ public final class KioskApp {
         screen = .launcher
         launcher = Launcher(width: settings.width, height: settings.height, fonts: fonts,
                             exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
-                            gestures: gestures) { [unowned self] name in self.open(name) }
+                            gestures: gestures) { [unowned(unsafe) self] name in self.open(name) }
         if let hold = settings.commissioningPress {
             // Installers only: a long press where no tile is, in the top-left corner.
             let corner = Rect(x: 0, y: 0, width: 96 * scale, height: 80 * scale)
-            let press = LongPressGestureRecognizer(region: corner, name: "commissioning") { [unowned self] p in
+            let press = LongPressGestureRecognizer(region: corner, name: "commissioning") { [unowned(unsafe) self] p in
                 if p.state == .began { self.open(Commissioning.info.name) }
             }
             press.minimumPressDuration = hold
@@ -155,7 +155,7 @@ public final class KioskApp {
         touchGoesHome.removeAll()
         attract = nil
         let stream = SeededGenerator(seed: random.next())
-        let e = type.init(environment: environment(), gestures: gestures, random: stream)
+        let e = type.make(environment: environment(), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
         exhibit = e
         screen = .exhibit(name: name)
@@ -240,7 +240,7 @@ public final class KioskApp {
         if let previous, let i = names.firstIndex(of: previous) { next = names[(i + 1) % names.count] } else { next = names[0] }
         guard let type = ExhibitCatalog.type(named: next) else { return }
         gestures = GestureEnvironment()
-        let e = type.init(environment: environment(), gestures: gestures, random: SeededGenerator(seed: random.next()))
+        let e = type.make(environment: environment(), gestures: gestures, random: SeededGenerator(seed: random.next()))
         e.motion(gravity: gravity, altitude: altitude)
         exhibit = e
         screen = .attract(name: next)

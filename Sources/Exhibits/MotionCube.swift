@@ -93,13 +93,13 @@ public final class MotionCube: Exhibit {
         gravity.gravityDirection = appliedGravity * scale
         for behavior in [gravity, collision, material] as [DynamicBehavior] { world.addBehavior(behavior) }
 
-        let spawn = TapGestureRecognizer(name: "spawn") { [unowned self] tap in
+        let spawn = TapGestureRecognizer(name: "spawn") { [unowned(unsafe) self] tap in
             if tap.state == .ended { self.spawn(at: tap.location) }
         }
-        spawn.shouldReceiveTouch = { [unowned self] point in self.shapeID(at: point) == nil }
+        spawn.shouldReceiveTouch = { [unowned(unsafe) self] point in self.shapeID(at: point) == nil }
         gestures.add(spawn)
-        gestures.attachToItems(hitTest: { [unowned self] in self.shapeID(at: $0) },
-                               adoptionRadius: MotionCube.adoptionRadius * scale) { [unowned self] id in
+        gestures.attachToItems(hitTest: { [unowned(unsafe) self] in self.shapeID(at: $0) },
+                               adoptionRadius: MotionCube.adoptionRadius * scale) { [unowned(unsafe) self] id in
             self.recognizers(for: id)
         }
     }
@@ -166,7 +166,7 @@ public final class MotionCube: Exhibit {
     // MARK: Gestures
 
     private func recognizers(for id: Int) -> [GestureRecognizer] {
-        let pan = PanGestureRecognizer(name: "pan shape") { [unowned self] pan in
+        let pan = PanGestureRecognizer(name: "pan shape") { [unowned(unsafe) self] pan in
             switch pan.state {
             case .began, .changed:
                 self.handle(id) { $0.panning = true; $0.target += pan.translation }
@@ -180,7 +180,7 @@ public final class MotionCube: Exhibit {
                 break
             }
         }
-        let pinch = PinchGestureRecognizer(name: "pinch shape") { [unowned self] pinch in
+        let pinch = PinchGestureRecognizer(name: "pinch shape") { [unowned(unsafe) self] pinch in
             switch pinch.state {
             case .began, .changed:
                 let factor = pinch.scale
@@ -195,7 +195,7 @@ public final class MotionCube: Exhibit {
                 break
             }
         }
-        let rotation = RotationGestureRecognizer(name: "rotate shape") { [unowned self] rotation in
+        let rotation = RotationGestureRecognizer(name: "rotate shape") { [unowned(unsafe) self] rotation in
             switch rotation.state {
             case .began, .changed:
                 let turn = rotation.rotation
@@ -210,7 +210,7 @@ public final class MotionCube: Exhibit {
                 break
             }
         }
-        let poke = TapGestureRecognizer(name: "poke shape") { [unowned self] tap in
+        let poke = TapGestureRecognizer(name: "poke shape") { [unowned(unsafe) self] tap in
             if tap.state == .ended { self.poke(id) }
         }
         pan.recognizeSimultaneously(with: pinch)

@@ -91,8 +91,8 @@ public final class NewtonsCradle: Exhibit {
         world.addBehavior(gravity)
         world.addBehavior(collision)
 
-        gestures.attachToItems(hitTest: { [unowned self] p in self.ball(at: p) }) { [unowned self] index in
-            [PanGestureRecognizer(name: "push ball \(index)") { [unowned self] pan in self.push(index, pan) }]
+        gestures.attachToItems(hitTest: { [unowned(unsafe) self] p in self.ball(at: p) }) { [unowned(unsafe) self] index in
+            [PanGestureRecognizer(name: "push ball \(index)") { [unowned(unsafe) self] pan in self.push(index, pan) }]
         }
     }
 

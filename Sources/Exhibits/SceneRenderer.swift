@@ -283,7 +283,7 @@ public final class FontSet {
     public let regular: Font
     public let bold: Font
 
-    public init(regularPath: String = Font.dejaVuSansPath, boldPath: String = Font.dejaVuSansBoldPath) throws {
+    public init(regularPath: String = Font.dejaVuSansPath, boldPath: String = Font.dejaVuSansBoldPath) throws(FontError) {
         regular = try Font(path: regularPath)
         bold = try Font(path: boldPath)
     }

@@ -70,17 +70,17 @@ public final class TiltBox: Exhibit {
         lastTick = now
         self.random = random
         center = Vec2(width / 2, height / 2)
-        gestures.attachToItems(hitTest: { [unowned self] p in self.contains(p) ? 0 : nil }) { [unowned self] _ in
-            let doubleTap = TapGestureRecognizer(name: "toggle (double tap)") { [unowned self] tap in
+        gestures.attachToItems(hitTest: { [unowned(unsafe) self] p in self.contains(p) ? 0 : nil }) { [unowned(unsafe) self] _ in
+            let doubleTap = TapGestureRecognizer(name: "toggle (double tap)") { [unowned(unsafe) self] tap in
                 if tap.state == .ended { self.toggleShape() }
             }
             doubleTap.numberOfTapsRequired = 2
             // Force touch stand-in. It and the double tap share touches, so whichever is
             // recognized first makes the other fail: never both for one gesture.
-            let longPress = LongPressGestureRecognizer(name: "toggle (long press)") { [unowned self] press in
+            let longPress = LongPressGestureRecognizer(name: "toggle (long press)") { [unowned(unsafe) self] press in
                 if press.state == .began { self.toggleShape() }
             }
-            let pan = PanGestureRecognizer(name: "drag") { [unowned self] pan in self.drag(pan) }
+            let pan = PanGestureRecognizer(name: "drag") { [unowned(unsafe) self] pan in self.drag(pan) }
             // Holding still long enough to toggle, then moving, still drags.
             pan.recognizeSimultaneously(with: longPress)
             return [doubleTap, longPress, pan]

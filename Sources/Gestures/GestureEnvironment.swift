@@ -21,7 +21,7 @@ public final class ItemAttachment {
     }
 
     /// The items whose recognizers are following touches or waiting (e.g. for a second tap).
-    public var activeItems: [ItemID] { live.map(\.item) }
+    public var activeItems: [ItemID] { live.map { $0.item } }
     /// The recognizers made for `item`, if it has any in use.
     public func recognizers(for item: ItemID) -> [GestureRecognizer] {
         live.first { $0.item == item }?.recognizers ?? []
@@ -345,7 +345,7 @@ public final class GestureEnvironment {
 
     private func cancelTouches(where matches: (LiveTouch) -> Bool, time: Microseconds) {
         var deltas = FrameDeltas()
-        let victims = activeTouches.filter(matches) + liftedTouches.map(\.touch).filter(matches)
+        let victims = activeTouches.filter(matches) + liftedTouches.map { $0.touch }.filter(matches)
         activeTouches.removeAll(where: matches)
         liftedTouches.removeAll { matches($0.touch) }
         for touch in victims {
@@ -395,6 +395,17 @@ public final class GestureEnvironment {
 
     // MARK: arbitration
 
+    /// An attached recognizer by its serial; nil when it is gone or was never attached here.
+    func recognizer(serial: Int) -> GestureRecognizer? {
+        for r in screenRecognizers where r.serial == serial { return r }
+        for a in attachments { for entry in a.live { for r in entry.recognizers where r.serial == serial { return r } } }
+        return nil
+    }
+
+    // Recognizers outliving their environment (an exhibit's, after it closed) must not
+    // point at it.
+    deinit { for r in allRecognizers() where r.environment === self { r.environment = nil } }
+
     func allRecognizers() -> [GestureRecognizer] {
         var all: [GestureRecognizer] = []
         for a in attachments { for entry in a.live { all += entry.recognizers } }
@@ -417,7 +428,7 @@ public final class GestureEnvironment {
         }
         var wait = false
         for requirement in r.failureRequirements {
-            guard let o = requirement.value, o.environment === self else { continue }
+            guard let o = recognizer(serial: requirement) else { continue }
             if o.state.isActive || o.state == .ended { return .fail }
             if o.state == .possible && !o.involved.isEmpty { wait = true }
         }

@@ -41,22 +41,30 @@ public class GestureRecognizer {
     init(region: Rect?, name: String) {
         self.region = region
         self.name = name
+        serial = GestureRecognizer.nextSerial
+        GestureRecognizer.nextSerial &+= 1
     }
+
+    /// Names this recognizer in other recognizers' relations: a relation holds no reference,
+    /// so two recognizers that refer to each other are still freed (Embedded Swift has no
+    /// weak references), and one that is gone simply is not found.
+    let serial: Int
+    /// Recognizers live on the main loop's thread only.
+    nonisolated(unsafe) private static var nextSerial = 1
 
     // MARK: relations
 
-    private var simultaneousPartners: [WeakRecognizer] = []
-    private(set) var failureRequirements: [WeakRecognizer] = []
+    private var simultaneousPartners: [Int] = []
+    /// Serials of the recognizers that must fail first; the environment finds them.
+    private(set) var failureRequirements: [Int] = []
 
     /// Lets this recognizer and `other` be recognized together (symmetric), e.g. pan + pinch
     /// + rotation on one shape. Otherwise the first of two recognizers sharing a touch to
     /// begin makes the other fail.
     public func recognizeSimultaneously(with other: GestureRecognizer) {
         guard other !== self else { return }
-        simultaneousPartners.removeAll { $0.value == nil }
-        other.simultaneousPartners.removeAll { $0.value == nil }
-        if !simultaneousPartners.contains(where: { $0.value === other }) { simultaneousPartners.append(WeakRecognizer(other)) }
-        if !other.simultaneousPartners.contains(where: { $0.value === self }) { other.simultaneousPartners.append(WeakRecognizer(self)) }
+        if !simultaneousPartners.contains(other.serial) { simultaneousPartners.append(other.serial) }
+        if !other.simultaneousPartners.contains(serial) { other.simultaneousPartners.append(serial) }
     }
 
     /// UIKit's `require(toFail:)`: this recognizer waits, once it would recognize, until
@@ -64,12 +72,11 @@ public class GestureRecognizer {
     /// double tap). A requirement that has no part in the current touches counts as failed.
     public func requireToFail(_ other: GestureRecognizer) {
         guard other !== self else { return }
-        failureRequirements.removeAll { $0.value == nil }
-        if !failureRequirements.contains(where: { $0.value === other }) { failureRequirements.append(WeakRecognizer(other)) }
+        if !failureRequirements.contains(other.serial) { failureRequirements.append(other.serial) }
     }
 
     public func canRecognizeSimultaneously(with other: GestureRecognizer) -> Bool {
-        simultaneousPartners.contains { $0.value === other }
+        simultaneousPartners.contains(other.serial)
             || shouldRecognizeSimultaneously?(other) == true
             || other.shouldRecognizeSimultaneously?(self) == true
     }
@@ -124,7 +131,9 @@ public class GestureRecognizer {
 
     // MARK: engine
 
-    weak var environment: GestureEnvironment?
+    /// The environment this recognizer is attached to. Unretained: the environment holds
+    /// its recognizers and sets this to nil when it lets one go or is freed itself.
+    unowned(unsafe) var environment: GestureEnvironment?
     /// State changes asked for and not yet applied; a recognition waiting on a failure
     /// requirement stays here (with later changes coalesced behind it).
     var proposals: [GestureState] = []
@@ -227,9 +236,4 @@ public class GestureRecognizer {
 
     /// Nothing going on: no touches, nothing waiting, no timer.
     var isIdle: Bool { state == .possible && tracked.isEmpty && proposals.isEmpty && deadline == nil }
-}
-
-struct WeakRecognizer {
-    weak var value: GestureRecognizer?
-    init(_ value: GestureRecognizer) { self.value = value }
 }

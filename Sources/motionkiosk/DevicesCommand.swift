@@ -74,7 +74,7 @@ struct Devices: ParsableCommand {
             for path in seat.deniedDevices { print("  \(InputEvent.permissionMessage(path))") }
             if devices.isEmpty && seat.deniedDevices.isEmpty { print("  none (is udevd running?)") }
             for d in devices {
-                var line = "  \(d.sysname) \"\(d.name)\": \(d.capabilities.map(\.rawValue).joined(separator: ", "))"
+                var line = "  \(d.sysname) \"\(d.name)\": \(d.capabilities.map { $0.rawValue }.joined(separator: ", "))"
                 if d.isTouchscreen { line += ", touchscreen" }
                 if let w = d.widthMillimetres, let h = d.heightMillimetres { line += ", \(Int(w.rounded()))x\(Int(h.rounded())) mm" }
                 if let m = d.calibration { line += ", calibration \(m.map { "\($0)" }.joined(separator: " "))" }

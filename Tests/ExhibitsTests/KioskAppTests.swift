@@ -103,7 +103,7 @@ import Geometry
 
     @Test func everyDemoParsesAndDoesSomething() throws {
         for type in ExhibitCatalog.all {
-            let frames = type.demoFrames
+            let frames = type.demoFrames(width: 480, height: 800)
             #expect(!frames.isEmpty, "\(type.info.name) demo")
             #expect(frames.first!.events.contains { $0.phase == .down }, "\(type.info.name)")
         }
