@@ -1,4 +1,5 @@
 import Exhibits
+import Geometry
 import KioskConfig
 import Sensors
 

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Where a `TraceWriter` puts its lines. The kiosk's `--record` implements it over a file
 /// (through the Syscalls seam); tests use `MemoryTraceSink`.
 public protocol TraceSink: AnyObject {

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Builds the kiosk for a Raspberry Pi's own CPU on this x86_64 Debian 12 machine, with the
+# Embedded Swift that /opt/swift ships, against Debian's arm64/armhf libraries:
+#   board/cross/build.sh arm64    Pi 3/4/5, Zero 2 W with a 64-bit OS (aarch64)
+#   board/cross/build.sh armhf    Pi 2/3, Zero 2 W with 32-bit Raspberry Pi OS (ARMv7 hard-float)
+# Steps: host packages; the sysroot from Debian's packages (board/cross/sysroot.sh, cached);
+# every module compiled in Embedded mode, one at a time in dependency order (the same
+# sources as the SwiftPM build); motionkiosk and motionkiosk-bench linked against Debian's
+# libdrm, libinput, libudev, FreeType and libpng (the bench also against cairo and Box2D, its
+# anchors); stripped; packaged with board/debian/build-deb.sh. Everything goes to
+# .build-cross/<arch>/; the .deb's path is the last line. A second run reuses the sysroot.
+# UNTIL=Trace board/cross/build.sh arm64 stops after compiling that module (development).
+set -euo pipefail
+ARCH=${1:?usage: board/cross/build.sh arm64|armhf}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+export PATH=/opt/swift/usr/bin:$PATH
+export DEBIAN_FRONTEND=noninteractive
+say() { echo "cross($ARCH): $*" >&2; }
+T0=$(date +%s)
+
+case $ARCH in
+    arm64) TRIPLE=aarch64-none-none-elf; LINK=aarch64-linux-gnu; FLOAT=(); DEBARCH=arm64 ;;
+    # The hard-float ABI must be named: without it glibc's headers fail, or an object links
+    # and traps at run time.
+    armhf) TRIPLE=armv7-none-none-eabi; LINK=arm-linux-gnueabihf; FLOAT=(-mfloat-abi=hard -mfpu=vfpv3-d16); DEBARCH=armhf ;;
+    *) echo "usage: board/cross/build.sh arm64|armhf" >&2; exit 2 ;;
+esac
+
+need=""
+for tool in qemu-aarch64:qemu-user dpkg-deb:dpkg file:file python3:python3; do
+    command -v "${tool%%:*}" >/dev/null || need="$need ${tool##*:}"
+done
+if [ -n "$need" ]; then
+    say "installing$need"
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+
+BASE=$ROOT/.build-cross/$ARCH
+SR=$BASE/sysroot
+OBJ=$BASE/obj
+"$HERE/sysroot.sh" "$ARCH" >&2
+rm -rf "$OBJ"; mkdir -p "$OBJ/maps"
+
+INC=(-isystem "$SR/usr/include/$LINK" -isystem "$SR/usr/include" -isystem "$SR/usr/include/libdrm"
+     -isystem "$SR/usr/include/freetype2" -isystem "$SR/usr/include/libpng16" -isystem "$SR/usr/include/cairo")
+XCC=()
+for f in -D__linux__ -D__gnu_linux__ -D__unix__ -Dlinux -Dunix "${FLOAT[@]}" "${INC[@]}"; do XCC+=(-Xcc "$f"); done
+SWIFTC=(swiftc -target "$TRIPLE" -enable-experimental-feature Embedded -wmo -O -swift-version 6 "${XCC[@]}"
+        -I "$OBJ" -I "$HERE/embedded/CGlibc" -I "$OBJ/maps")
+CC=(clang --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}")
+
+# SwiftPM makes module maps for C targets with an include/ folder; here they are written out.
+for c in CSystem:Sources/CShims/CSystem/include/csystem.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h; do
+    mkdir -p "$OBJ/maps/${c%%:*}"
+    printf 'module %s {\n    header "%s"\n    export *\n}\n' "${c%%:*}" "$ROOT/${c#*:}" > "$OBJ/maps/${c%%:*}/module.modulemap"
+done
+for c in CDRM CInput CFreeType CPNG CCairo; do SWIFTC+=(-I "$ROOT/Sources/CShims/$c"); done
+
+"${CC[@]}" -c "$ROOT/Sources/CShims/CSystem/csystem.c" -I "$ROOT/Sources/CShims/CSystem/include" -o "$OBJ/csystem.o"
+"${CC[@]}" -c "$HERE/embedded/runtime-support.c" -o "$OBJ/runtime-support.o"
+(cd "$OBJ" && "${SWIFTC[@]}" -parse-as-library -module-name Glibc -emit-module -emit-module-path "$OBJ/Glibc.swiftmodule" \
+    -c -o "$OBJ/Glibc.o" "$HERE/embedded/Glibc.swift")
+
+# Library modules in dependency order (Package.swift), then the executables.
+LIBRARIES="Geometry Diagnostics Syscalls Raster Dynamics Gestures Trace Sensors Platform KioskConfig Exhibits KioskRuntime CommandLineParser"
+UNTIL=${UNTIL:-}
+compile() {  # module, extra flags…
+    local m=$1; shift
+    local sources
+    sources=$(find "$ROOT/Sources/$m" -name '*.swift' | sort)
+    local t=$(date +%s%N)
+    if ! (cd "$OBJ" && "${SWIFTC[@]}" "$@" -module-name "$m" -emit-module -emit-module-path "$OBJ/$m.swiftmodule" \
+            -c -o "$OBJ/$m.o" $sources 2> "$OBJ/$m.log"); then
+        grep -E "error:" "$OBJ/$m.log" | sort -u | head -40 >&2
+        say "module $m does not compile in Embedded mode (full log: $OBJ/$m.log)"
+        exit 1
+    fi
+    say "compiled $m ($(( ($(date +%s%N) - t) / 1000000 )) ms)"
+}
+for m in $LIBRARIES; do
+    [ -d "$ROOT/Sources/$m" ] || continue
+    compile "$m" -parse-as-library
+    [ "$m" = "$UNTIL" ] && exit 0
+done
+
+LIBS=(-ldrm -linput -ludev -lfreetype -lpng16 -lz -lm -lpthread)
+UNICODE=/opt/swift/usr/lib/swift/embedded/$TRIPLE/libswiftUnicodeDataTables.a
+link() {  # output, objects…
+    local out=$1; shift
+    "${CC[@]}" -fuse-ld=lld -Wl,--gc-sections "$@" "$UNICODE" -o "$out"
+}
+LIBOBJ=()
+for m in $LIBRARIES Glibc; do [ -f "$OBJ/$m.o" ] && LIBOBJ+=("$OBJ/$m.o"); done
+
+compile motionkiosk -parse-as-library
+link "$BASE/motionkiosk" "$OBJ/motionkiosk.o" "${LIBOBJ[@]}" "$OBJ/csystem.o" "$OBJ/runtime-support.o" "${LIBS[@]}"
+
+# The bench: its anchors (cairo, Box2D 2.4 through a C++ scene) are built for the target
+# too, so every benchmark runs on ARM; main.swift is top-level code (no -parse-as-library).
+clang++ --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}" -c "$ROOT/Sources/CShims/CBox2DScene/kiosk500.cpp" \
+    -I "$ROOT/Sources/CShims/CBox2DScene/include" -o "$OBJ/kiosk500.o"
+compile motionkiosk-bench
+link "$BASE/motionkiosk-bench" "$OBJ/motionkiosk-bench.o" "${LIBOBJ[@]}" "$OBJ/csystem.o" "$OBJ/runtime-support.o" \
+    "$OBJ/kiosk500.o" -lcairo -lbox2d -lstdc++ "${LIBS[@]}"
+
+for b in motionkiosk motionkiosk-bench; do
+    llvm-objcopy --strip-all "$BASE/$b" "$BASE/$b.stripped"
+    mv "$BASE/$b.stripped" "$BASE/$b"
+done
+say "motionkiosk: $(file -b "$BASE/motionkiosk" | cut -d, -f1-2); stripped $(stat -c %s "$BASE/motionkiosk") bytes"
+say "motionkiosk-bench: stripped $(stat -c %s "$BASE/motionkiosk-bench") bytes"
+say "built in $(( $(date +%s) - T0 )) s"
+
+"$ROOT/board/debian/build-deb.sh" --binary "$BASE/motionkiosk" --arch "$DEBARCH" --sysroot "$SR" "$BASE"
