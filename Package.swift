@@ -16,9 +16,6 @@ let package = Package(
         .executable(name: "motionkiosk", targets: ["motionkiosk"]),
         .executable(name: "motionkiosk-bench", targets: ["motionkiosk-bench"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ],
     targets: [
         // C libraries, found through pkg-config; apt names them for a fresh machine.
         .systemLibrary(name: "CDRM", path: "Sources/CShims/CDRM", pkgConfig: "libdrm",
@@ -52,13 +49,14 @@ let package = Package(
         .target(name: "Exhibits",
                 dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics"]),
 
+        // The command line as data: options, help, errors naming the option (Embedded-safe).
+        .target(name: "CommandLineParser"),
         // The frame loop that `run`, `pattern`, `replay` and the tests all drive.
         .target(name: "KioskRuntime",
                 dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits", "KioskConfig"]),
 
         .executableTarget(name: "motionkiosk",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits", "KioskRuntime",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits", "KioskRuntime", "CommandLineParser"]),
         .executableTarget(name: "motionkiosk-bench",
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics"],
                           swiftSettings: optimize),

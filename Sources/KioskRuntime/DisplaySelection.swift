@@ -18,6 +18,8 @@ public struct DisplaySettings: Sendable {
     /// The virtual panel's native size (`--mode`, or the configuration's virtual size).
     public var virtualWidth = 480
     public var virtualHeight = 800
+    /// The libinput seat touch comes from.
+    public var seat = "seat0"
 
     public init() {}
 

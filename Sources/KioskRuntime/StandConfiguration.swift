@@ -1,6 +1,8 @@
 import Exhibits
 import Geometry
 import KioskConfig
+import Platform
+import Raster
 import Sensors
 
 /// What a stand's configuration file means to the runtime.
@@ -39,5 +41,25 @@ extension KioskConfiguration {
         c.shakeThreshold = s.shakeThreshold
         c.barometer = s.barometer != "none"
         return c
+    }
+
+    /// Where frames go, as the file says; the virtual panel has the configured size (a
+    /// `--mode` on the command line overrides it).
+    public var displaySettings: DisplaySettings {
+        var s = DisplaySettings()
+        switch display.backend {
+        case .auto: s.kind = .auto
+        case .drm: s.kind = .drm
+        case .virtual: s.kind = .virtual
+        }
+        if !display.card.isEmpty { s.drm.cardPath = display.card }
+        if !display.connector.isEmpty { s.drm.connectorName = display.connector }
+        if let m = display.mode { s.drm.mode = m.description }
+        s.drm.orientation = OrientationSetting(display.rotation.rawValue) ?? .auto
+        if display.format != .auto { s.drm.format = PixelFormat(rawValue: display.format.rawValue) ?? .xrgb8888 }
+        s.virtualWidth = display.virtualSize.width
+        s.virtualHeight = display.virtualSize.height
+        s.seat = input.seat
+        return s
     }
 }

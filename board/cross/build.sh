@@ -93,7 +93,7 @@ link() {  # output, objects…
 LIBOBJ=()
 for m in $LIBRARIES Glibc; do [ -f "$OBJ/$m.o" ] && LIBOBJ+=("$OBJ/$m.o"); done
 
-compile motionkiosk -parse-as-library
+compile motionkiosk
 link "$BASE/motionkiosk" "$OBJ/motionkiosk.o" "${LIBOBJ[@]}" "$OBJ/csystem.o" "$OBJ/runtime-support.o" "${LIBS[@]}"
 
 # The bench: its anchors (cairo, Box2D 2.4 through a C++ scene) are built for the target

@@ -14,3 +14,4 @@ public func fcntl(_ fd: Int32, _ cmd: Int32) -> Int32 { motionkiosk_fcntl(fd, cm
 public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?) -> Int32 { motionkiosk_c_ioctl(fd, request, arg) }
 public var MAP_FAILED: UnsafeMutableRawPointer! { motionkiosk_map_failed() }
 public var environ: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { motionkiosk_environ() }
+public var SIG_IGN: __sighandler_t? { motionkiosk_sig_ign() }

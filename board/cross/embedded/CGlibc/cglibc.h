@@ -34,4 +34,5 @@ static inline int motionkiosk_open(const char *path, int flags, mode_t mode) { r
 static inline int motionkiosk_fcntl(int fd, int cmd, long arg) { return fcntl(fd, cmd, arg); }
 static inline int motionkiosk_c_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 static inline void *motionkiosk_map_failed(void) { return MAP_FAILED; }
+static inline __sighandler_t motionkiosk_sig_ign(void) { return SIG_IGN; }
 #endif

@@ -1,0 +1,79 @@
+// motionkiosk: the kiosk executable. The command line is described as data (Commands.swift,
+// parsed by CommandLineParser); each subcommand's wiring lives in its own file of this folder;
+// logic lives in the modules.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CommandLineParser
+import KioskRuntime
+
+exit(motionKioskMain(processArguments()))
+
+/// The process's arguments without the program name, from /proc/self/cmdline: the same in
+/// regular and Embedded Swift (which has no `CommandLine`).
+func processArguments() -> [String] {
+    let fd = open("/proc/self/cmdline", O_RDONLY)
+    guard fd >= 0 else { return [] }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < 1 << 20 {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    var words = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    if words.last == "" { words.removeLast() }
+    return Array(words.dropFirst())
+}
+
+func motionKioskMain(_ arguments: [String]) -> Int32 {
+    // A closed stdout or stderr (a pipe whose reader went away) must not kill a subcommand.
+    signal(SIGPIPE, SIG_IGN)
+    let request: CommandLineRequest
+    do { request = try motionKioskCommandLine.parse(arguments) } catch {
+        var text = "Error: \(error.message)\n"
+        if let name = error.command, let command = motionKioskCommandLine.subcommand(name) {
+            text += "Usage: \(motionKioskCommandLine.usage(of: command))\n  See 'motionkiosk \(name) --help' for more information.\n"
+        }
+        printError(text, newline: false)
+        return 64
+    }
+    switch request {
+    case .show(let text):
+        print(text, terminator: "")
+        return 0
+    case .run(let command):
+        do { return try run(command) } catch {
+            printError("Error: \(error)")
+            return 1
+        }
+    }
+}
+
+func run(_ command: ParsedCommand) throws(KioskError) -> Int32 {
+    switch command.name {
+    case "run": return try runKiosk(command)
+    case "version": print(motionKioskVersion); return 0
+    case "check-config": return checkConfig(command)
+    case "default-config": return defaultConfig()
+    case "replay": return try replay(command)
+    case "sensors": return try sensors(command)
+    case "devices": return try devices(command)
+    case "pattern": return try pattern(command)
+    default: throw KioskError("no subcommand \(command.name)")
+    }
+}
+
+/// One line on standard error.
+func printError(_ message: String, newline: Bool = true) {
+    var line = message + (newline ? "\n" : "")
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// Lines on stdout, written at once (print() buffers when stdout is a pipe or a file, and
+/// the board test reads the log while the kiosk runs).
+func log(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+}
