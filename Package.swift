@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
         .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "CommandLineParserTests", dependencies: ["CommandLineParser"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"]),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),

@@ -4,7 +4,9 @@
 // built by touches through the app, as a visitor would build it, so the bench knows nothing of
 // an exhibit's insides.
 //
-//   motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--upright]
+//   motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--rotation 0|90|180|270] [--upright]
+// (--rotation: how the panel is mounted; 90 by default, 0 for a native portrait panel such
+// as the 720×1280 Touch Display 2)
 //
 // Without --frames: timed, prints {"bench":"frame","exhibit":…,"ms_per_frame":…}.
 // With --frames N: renders exactly N frames after the set-up, untimed, for
@@ -202,6 +204,7 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
     var fixedFrames: Int? = nil
     var width = 480, height = 800
     var upright = false
+    var rotation = PanelRotation.r90
     var i = 0
     while i < arguments.count {
         let a = arguments[i]
@@ -213,11 +216,14 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
         case "--frames":
             guard let v = value, let n = Int(v), n >= 0 else { return usage("--frames needs a count ≥ 0") }
             fixedFrames = n; i += 2
+        case "--rotation":
+            guard let v = value, let degrees = Int(v), let r = PanelRotation(rawValue: degrees) else { return usage("--rotation needs 0, 90, 180 or 270") }
+            rotation = r; i += 2
         case "--upright":
             upright = true; i += 1
         case "--size":
             let parts = value?.split(separator: "x").compactMap { Int($0) } ?? []
-            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return usage("--size needs WxH, e.g. 480x800") }
+            guard parts.count == 2, (64...8192).contains(parts[0]), (64...8192).contains(parts[1]) else { return usage("--size needs WxH, each side 64…8192, e.g. 480x800") }
             width = parts[0]; height = parts[1]; i += 2
         default:
             return usage("unknown option '\(a)'")
@@ -247,20 +253,20 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
             status = 1
             continue
         }
-        let result = runFrames(frameCase, width: width, height: height, fonts: fonts, fixedFrames: fixedFrames)
+        let result = runFrames(frameCase, width: width, height: height, rotation: rotation, fonts: fonts, fixedFrames: fixedFrames)
         print(result)
     }
     return status
 }
 
 private func usage(_ problem: String) -> Int32 {
-    FileHandleStderr.write("frame: \(problem)\nusage: motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--upright]\n")
+    FileHandleStderr.write("frame: \(problem)\nusage: motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--rotation DEG] [--upright]\n")
     return 2
 }
 
 /// Builds the scene, draws one full frame (set-up), then the measured frames at 60 per
 /// virtual second. Timed runs keep the best of three passes over fresh scenes.
-private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, fonts: FontSet, fixedFrames: Int?) -> String {
+private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation: PanelRotation, fonts: FontSet, fixedFrames: Int?) -> String {
     func makeScene() -> (KioskApp, SceneRenderer, VirtualPanel, Microseconds) {
         var settings = KioskApp.Settings()
         settings.width = width
@@ -269,8 +275,8 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, fonts: F
         settings.idleTimeout = nil
         settings.attractAfter = nil
         let app = KioskApp(settings: settings, fonts: fonts, log: Log(minimum: .error), start: 0)
-        // A panel mounted sideways, so every frame pays the rotate-copy as on the kiosk.
-        let panel = VirtualPanel(screen: ScreenTransform(portraitWidth: width, portraitHeight: height, rotation: .r90))
+        // A panel mounted sideways by default, so every frame pays the rotate-copy as on a kiosk.
+        let panel = VirtualPanel(screen: ScreenTransform(portraitWidth: width, portraitHeight: height, rotation: rotation))
         let renderer = SceneRenderer(canvas: Canvas(buffer: panel.backBuffer), fonts: fonts)
         let start = frameCase.build(app, 100_000)
         app.advance(to: start)
@@ -341,5 +347,5 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, fonts: F
         }
     }
     let ms = (best * 1000).rounded() / 1000
-    return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","ms_per_frame":\#(ms),"frames":\#(frames),"presented":\#(presented),\#(description),"moving_first_frame":\#(movingAtStart),"moving_last_frame":\#(movingAtEnd),"moving_min":\#(movingMin),"moving_max":\#(movingMax),"moved_at_all":\#(everMoved.count),"width":\#(width),"height":\#(height),"rotation":90}"#
+    return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","ms_per_frame":\#(ms),"frames":\#(frames),"presented":\#(presented),\#(description),"moving_first_frame":\#(movingAtStart),"moving_last_frame":\#(movingAtEnd),"moving_min":\#(movingMin),"moving_max":\#(movingMax),"moved_at_all":\#(everMoved.count),"width":\#(width),"height":\#(height),"rotation":\#(rotation.rawValue)}"#
 }

@@ -1,25 +1,52 @@
 #!/usr/bin/env bash
-# Builds motionkiosk_<version>_<arch>.deb with dpkg-deb: the release binary with the Swift
-# standard library linked in statically, the systemd unit, udev rules and the default
-# config (a conffile). Usage: board/debian/build-deb.sh [OUTPUT_DIR]
+# Builds motionkiosk_<version>_<arch>.deb with dpkg-deb: the kiosk binary, the systemd unit,
+# udev rules and the default config (a conffile).
+#   board/debian/build-deb.sh [OUTPUT_DIR]
+#       the host's release build (Swift standard library linked in statically)
+#   board/debian/build-deb.sh --binary FILE --arch arm64|armhf --sysroot DIR OUTPUT_DIR
+#       a prebuilt cross binary (board/cross/build.sh); Depends are the Debian packages that
+#       ship the libraries it links (its NEEDED entries, found in the sysroot's packages).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-out=${1:-$repo/.build-deb}
 export PATH=/opt/swift/usr/bin:$PATH
+binary="" arch="" sysroot=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --binary) binary=$2; shift 2 ;;
+        --arch) arch=$2; shift 2 ;;
+        --sysroot) sysroot=$2; shift 2 ;;
+        *) break ;;
+    esac
+done
+out=${1:-$repo/.build-deb}
 
 cd "$repo"
-swift build -c release --static-swift-stdlib --product motionkiosk >&2
-binary=$(swift build -c release --static-swift-stdlib --product motionkiosk --show-bin-path)/motionkiosk
-version=$("$binary" --version)
-arch=$(dpkg --print-architecture)
+if [ -z "$binary" ]; then
+    swift build -c release --static-swift-stdlib --product motionkiosk >&2
+    binary=$(swift build -c release --static-swift-stdlib --product motionkiosk --show-bin-path)/motionkiosk
+    arch=$(dpkg --print-architecture)
+    libraries="libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, zlib1g, libstdc++6"
+else
+    # Each NEEDED library, to the package in the sysroot's download folder that ships it.
+    libraries=""
+    for soname in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+        package=""
+        for deb in "$sysroot"/../debs/*.deb; do
+            if dpkg-deb -c "$deb" | grep -q "/$soname\( \|$\)"; then package=$(dpkg-deb -f "$deb" Package); break; fi
+        done
+        [ -n "$package" ] || { echo "build-deb: no package in $sysroot/../debs ships $soname" >&2; exit 1; }
+        case ", $libraries, " in *", $package, "*) ;; *) libraries="${libraries:+$libraries, }$package" ;; esac
+    done
+fi
+version=$(sed -n 's/^let motionKioskVersion = "\(.*\)"/\1/p' "$repo/Sources/motionkiosk/Commands.swift")
 
 root=$out/root
 rm -rf "$root"
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/lib/udev/rules.d" \
     "$root/etc/motionkiosk" "$root/usr/share/doc/motionkiosk"
 install -m 755 "$binary" "$root/usr/bin/motionkiosk"
-strip --strip-unneeded "$root/usr/bin/motionkiosk"
+[ "$arch" = "$(dpkg --print-architecture)" ] && strip --strip-unneeded "$root/usr/bin/motionkiosk"
 install -m 644 "$here/motionkiosk.service" "$root/lib/systemd/system/motionkiosk.service"
 install -m 644 "$here/60-motionkiosk.rules" "$root/lib/udev/rules.d/60-motionkiosk.rules"
 install -m 644 "$repo/board/config/config.toml" "$root/etc/motionkiosk/config.toml"
@@ -33,7 +60,7 @@ Version: $version
 Architecture: $arch
 Maintainer: MotionKiosk maintainers <maintainers@motionkiosk.invalid>
 Installed-Size: $size
-Depends: libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, zlib1g, libstdc++6, fonts-dejavu-core, systemd, adduser, udev
+Depends: $libraries, fonts-dejavu-core, systemd, adduser, udev
 Section: misc
 Priority: optional
 Description: touch-and-tilt exhibits for museum kiosks

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# ARM frame budgets: instructions per frame of `motionkiosk-bench frame` under qemu-user with
+# an instruction-counting TCG plugin, set-up subtracted (a run with --frames 0 and one with
+# --frames 60; the difference over 60), for the heaviest scenes: motion-cube (40 shapes
+# moving) and circle-draw (1000 circles, 100 moving), at 480×800 on a panel turned 90° and
+# at 720×1280 native portrait (Touch Display 2). One JSON line per case; exits 1 when an
+# aarch64 case is over budget (8 M instructions at 480×800, 12 M at 720×1280).
+#   board/cross/frame-budgets.sh [arm64] [armhf]      (after board/cross/build.sh)
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+ARCHES=${*:-arm64 armhf}
+PLUGIN_SRC=${QEMU_INSNCOUNT_SOURCE:-$ROOT/../shared/tools/qemu-insncount/insncount.c}
+PLUGIN=$ROOT/.build-cross/insncount/libinsncount.so
+mkdir -p "$(dirname "$PLUGIN")"
+[ -f "$PLUGIN" ] && [ "$PLUGIN" -nt "$PLUGIN_SRC" ] || gcc -O2 -shared -fPIC -fvisibility=hidden -o "$PLUGIN" "$PLUGIN_SRC"
+FRAMES=60
+status=0
+count() {  # qemu, sysroot, bench, frames, args… → instructions
+    local qemu=$1 sysroot=$2 bench=$3 frames=$4; shift 4
+    "$qemu" -plugin "$PLUGIN" -d plugin -L "$sysroot" "$bench" frame "$@" --frames "$frames" 2>&1 >/dev/null | sed -n 's/^insns: //p'
+}
+for arch in $ARCHES; do
+    case $arch in arm64) qemu=qemu-aarch64 ;; armhf) qemu=qemu-arm ;; *) echo "unknown $arch" >&2; exit 2 ;; esac
+    bench=$ROOT/.build-cross/$arch/motionkiosk-bench
+    sysroot=$ROOT/.build-cross/$arch/sysroot
+    [ -x "$bench" ] || { echo "$bench missing: run board/cross/build.sh $arch" >&2; exit 2; }
+    for exhibit in motion-cube circle-draw; do
+        for case in "480x800 90 8" "720x1280 0 12"; do
+            set -- $case
+            size=$1 rotation=$2 budget=$3
+            setup=$(count "$qemu" "$sysroot" "$bench" 0 --exhibit "$exhibit" --size "$size" --rotation "$rotation")
+            total=$(count "$qemu" "$sysroot" "$bench" "$FRAMES" --exhibit "$exhibit" --size "$size" --rotation "$rotation")
+            per=$(python3 -c "print(round(($total - $setup) / $FRAMES / 1e6, 3))")
+            within=$(python3 -c "print('true' if $per <= $budget else 'false')")
+            echo "{\"bench\":\"frame_instructions\",\"arch\":\"$arch\",\"exhibit\":\"$exhibit\",\"size\":\"$size\",\"rotation\":$rotation,\"minstr_per_frame\":$per,\"budget_minstr\":$budget,\"within_budget\":$within,\"frames\":$FRAMES,\"setup_minstr\":$(python3 -c "print(round($setup / 1e6, 1))")}"
+            # The budget is set for aarch64 (a Pi Zero 2 W class core); armv7 is reported.
+            if [ "$arch" = arm64 ] && [ "$within" = false ]; then status=1; fi
+        done
+    done
+done
+exit $status
