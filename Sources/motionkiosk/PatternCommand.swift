@@ -25,13 +25,13 @@ func pattern(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     } catch { throw KioskError("\(error)") }
     let wantsInput = !c.flag("no-input")
     let start: (any Display, TextConsole?) -> Void = { shown, console in
-        do { try frames.start(display: shown, console: console) } catch {
+        do throws(SystemError) { try frames.start(display: shown, console: console) } catch {
             say("pattern: \(error)")
             frames.loop.stop()
             return
         }
         guard wantsInput else { return }
-        do { try frames.attachInput(LibInputSeat(seat: display.seat)) } catch { say("pattern: no input (\(error))") }
+        do throws(SystemError) { try frames.attachInput(LibInputSeat(seat: display.seat)) } catch { say("pattern: no input (\(error))") }
     }
     let udev = try? LibUdev()
     var hotplug: DRMHotplugWait?

@@ -89,8 +89,8 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     runner.run(records) { checkpoint in
         guard failure == nil else { return }
         let base = out + "/" + safeFileName(checkpoint.name)
-        do { try writePNG(checkpoint.frame, to: base + ".png") } catch { failure = "\(error)"; return }
-        do { try writeTextFile(base + ".json", checkpoint.state.serialized() + "\n") } catch { failure = "\(error)"; return }
+        do throws(PNGError) { try writePNG(checkpoint.frame, to: base + ".png") } catch { failure = "\(error)"; return }
+        do throws(TextFileError) { try writeTextFile(base + ".json", checkpoint.state.serialized() + "\n") } catch { failure = "\(error)"; return }
         written += 1
     }
     if let failure { throw KioskError(failure) }

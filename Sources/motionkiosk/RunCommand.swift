@@ -95,7 +95,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
             header.width = shown.screen.portraitWidth
             header.height = shown.screen.portraitHeight
             header.rotation = shown.screen.rotation.rawValue
-            do { frames.record(to: try TraceWriter(sink: sink, bound: .roll(atBytes: recordLimit * 1_000_000), header: header)) } catch {
+            do throws(TraceWriteError) { frames.record(to: try TraceWriter(sink: sink, bound: .roll(atBytes: recordLimit * 1_000_000), header: header)) } catch {
                 log.error("recording: \(error)")
             }
         }
@@ -105,13 +105,13 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         let sensors = MotionSensors(configuration: sensorsForScreen, clock: clock, log: RateLimitedLog(log: log, clock: clock))
         log.info("tilt from \(sensors.accelerometer.name)")
         scene.devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)"]
-        do { try frames.start(display: shown, console: console) } catch {
+        do throws(SystemError) { try frames.start(display: shown, console: console) } catch {
             log.error("\(error)")
             frames.loop.stop()
             return
         }
         frames.attachMotion(sensors, hotplug: udev)
-        do { try frames.attachInput(LibInputSeat(seat: display.seat)) } catch {
+        do throws(SystemError) { try frames.attachInput(LibInputSeat(seat: display.seat)) } catch {
             log.warning("no touch input yet (\(error)); the kiosk runs and shows what it can")
         }
     }
