@@ -5,30 +5,30 @@ import Geometry
 /// Made by `GestureEnvironment.attachToItems(hitTest:make:)`.
 public final class ItemAttachment {
     /// The exhibit's answer to "which item is under this point?" (nil: none).
-    public let hitTest: (Vec2) -> ItemID?
-    let make: (ItemID) -> [GestureRecognizer]
+    public let hitTest: (Vec2) -> ItemTag?
+    let make: (ItemTag) -> [GestureRecognizer]
     /// A finger landing on no item joins the item being touched nearest to it, if one of that
     /// item's fingers is within this many pixels (0: never, UIKit's behaviour). Helps pinching
     /// small shapes, where the second finger often lands just outside.
     public var adoptionRadius: Double
     /// Items with recognizers in use, in the order they were first touched.
-    var live: [(item: ItemID, recognizers: [GestureRecognizer])] = []
+    var live: [(item: ItemTag, recognizers: [GestureRecognizer])] = []
 
-    init(hitTest: @escaping (Vec2) -> ItemID?, adoptionRadius: Double, make: @escaping (ItemID) -> [GestureRecognizer]) {
+    init(hitTest: @escaping (Vec2) -> ItemTag?, adoptionRadius: Double, make: @escaping (ItemTag) -> [GestureRecognizer]) {
         self.hitTest = hitTest
         self.adoptionRadius = adoptionRadius
         self.make = make
     }
 
     /// The items whose recognizers are following touches or waiting (e.g. for a second tap).
-    public var activeItems: [ItemID] { live.map(\.item) }
+    public var activeItems: [ItemTag] { live.map(\.item) }
     /// The recognizers made for `item`, if it has any in use.
-    public func recognizers(for item: ItemID) -> [GestureRecognizer] {
+    public func recognizers(for item: ItemTag) -> [GestureRecognizer] {
         live.first { $0.item == item }?.recognizers ?? []
     }
 
-    func nearestTouchedItem(to point: Vec2) -> ItemID? {
-        var best: (item: ItemID, distance: Double)?
+    func nearestTouchedItem(to point: Vec2) -> ItemTag? {
+        var best: (item: ItemTag, distance: Double)?
         for entry in live {
             for r in entry.recognizers {
                 for t in r.tracked {
@@ -139,8 +139,8 @@ public final class GestureEnvironment {
     /// actions can capture the item id, also in `recognizer.item`). They are dropped once all
     /// of them are back to possible with no touch, nothing waiting and no timer.
     @discardableResult
-    public func attachToItems(hitTest: @escaping (Vec2) -> ItemID?, adoptionRadius: Double = 0,
-                              make: @escaping (ItemID) -> [GestureRecognizer]) -> ItemAttachment {
+    public func attachToItems(hitTest: @escaping (Vec2) -> ItemTag?, adoptionRadius: Double = 0,
+                              make: @escaping (ItemTag) -> [GestureRecognizer]) -> ItemAttachment {
         let attachment = ItemAttachment(hitTest: hitTest, adoptionRadius: adoptionRadius, make: make)
         attachments.append(attachment)
         return attachment
@@ -154,7 +154,7 @@ public final class GestureEnvironment {
 
     /// The exhibit deleted `item`: its gestures are cancelled (actions run with `.cancelled`)
     /// and its recognizers dropped; the fingers on it stay with the screen-level recognizers.
-    public func removeItem(_ item: ItemID) {
+    public func removeItem(_ item: ItemTag) {
         for a in attachments {
             for r in a.recognizers(for: item) { r.abort() }
         }
