@@ -2,7 +2,7 @@ import Geometry
 
 /// Recognizers made per item: an exhibit's shapes get their own pan, pinch and rotation as
 /// soon as a finger lands on one, so two shapes can be dragged by two people at once.
-/// Made by `GestureEnvironment.attachToItems(hitTest:make:)`.
+/// Made by `GestureEnvironment.attachToItems(hitTest:adoptionRadius:make:)`.
 public final class ItemAttachment {
     /// The exhibit's answer to "which item is under this point?" (nil: none).
     public let hitTest: (Vec2) -> ItemTag?
@@ -57,30 +57,22 @@ public final class ItemAttachment {
 /// "move" and "cancel" for unknown slots are ignored.
 ///
 /// Time: recognizers that act without a touch event (long press, a tap waiting for its next
-/// tap, a held-back lift) publish `nextDeadline`; the main loop arms a timer for it, and on
-/// every wake first feeds the touch frames it read, then calls `advance(to: clock.now)`.
-/// `nextDeadline == nil` means nothing is pending: block without a timeout.
+/// tap, a held-back lift) publish `nextDeadline`; the frame loop arms a timer for it and, on
+/// every wake, first hands over the touch frames that arrived (`handle`), then calls
+/// `advance(to:)` with the current time. `nextDeadline == nil` means nothing is pending:
+/// block without a timeout.
 ///
-/// An exhibit wires it like this (MotionCube):
+/// An exhibit wires it in its `init`: screen-level recognizers with `add(_:)`, per-item ones
+/// with `attachToItems`, here for rectangles the exhibit keys by its own tags:
 ///
-///     let gestures = GestureEnvironment()
-///     gestures.add(TapGestureRecognizer { tap in spawnShape(at: tap.location) })
-///     gestures.attachToItems(hitTest: { world.item(at: $0) }, adoptionRadius: 120) { item in
-///         let pan = PanGestureRecognizer { pan in
-///             if pan.state == .began { world.holdStill(item) }
-///             world.move(item, by: pan.translation); pan.setTranslation(.zero)
-///             if pan.state == .ended || pan.state == .cancelled { world.release(item, velocity: pan.velocity) }
+///     var frames: [ItemTag: Rect] = [1: Rect(x: 40, y: 40, width: 100, height: 100)]
+///     gestures.attachToItems(hitTest: { p in frames.first { $0.value.contains(p) }?.key }) { tag in
+///         let drag = PanGestureRecognizer(name: "drag") { pan in
+///             frames[tag]?.origin += pan.translation
+///             pan.setTranslation(.zero)
 ///         }
-///         let pinch = PinchGestureRecognizer { world.scale(item, by: $0.scale); $0.scale = 1 }
-///         let rotation = RotationGestureRecognizer { world.rotate(item, by: $0.rotation); $0.rotation = 0 }
-///         pan.recognizeSimultaneously(with: pinch)
-///         pan.recognizeSimultaneously(with: rotation)
-///         pinch.recognizeSimultaneously(with: rotation)
-///         return [pan, pinch, rotation]
+///         return [drag]
 ///     }
-///
-/// and the main loop: `for frame in input.readFrames() { gestures.handle(frame) }`, then
-/// `gestures.advance(to: clock.now)`, then arm the timer for `gestures.nextDeadline`.
 public final class GestureEnvironment {
     public var liftDebounce: Microseconds
     public var liftDebounceDistance: Double
@@ -136,7 +128,7 @@ public final class GestureEnvironment {
 
     /// Recognizers per item: when a touch goes down where `hitTest` finds an item that has
     /// none in use, `make(item)` creates them (set their actions and relations there; the
-    /// actions can capture the item id, also in `recognizer.item`). They are dropped once all
+    /// actions can capture the item's tag, also in `recognizer.item`). They are dropped once all
     /// of them are back to possible with no touch, nothing waiting and no timer.
     @discardableResult
     public func attachToItems(hitTest: @escaping (Vec2) -> ItemTag?, adoptionRadius: Double = 0,
