@@ -21,7 +21,7 @@ public final class ItemAttachment {
     }
 
     /// The items whose recognizers are following touches or waiting (e.g. for a second tap).
-    public var activeItems: [ItemTag] { live.map(\.item) }
+    public var activeItems: [ItemTag] { live.map { $0.item } }
     /// The recognizers made for `item`, if it has any in use.
     public func recognizers(for item: ItemTag) -> [GestureRecognizer] {
         live.first { $0.item == item }?.recognizers ?? []
@@ -337,7 +337,7 @@ public final class GestureEnvironment {
 
     private func cancelTouches(where matches: (LiveTouch) -> Bool, time: Microseconds) {
         var deltas = FrameDeltas()
-        let victims = activeTouches.filter(matches) + liftedTouches.map(\.touch).filter(matches)
+        let victims = activeTouches.filter(matches) + liftedTouches.map { $0.touch }.filter(matches)
         activeTouches.removeAll(where: matches)
         liftedTouches.removeAll { matches($0.touch) }
         for touch in victims {

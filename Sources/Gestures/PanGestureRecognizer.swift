@@ -60,7 +60,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
             }
         }
         let effective = geometryTouches(excluding: ended)
-        let ids = effective.map(\.id)
+        let ids = effective.map { $0.id }
         if !ids.isEmpty, ids != anchorIDs {
             if anchorIDs.isEmpty { velocityEstimator.add(current, at: time) }
             base = current
