@@ -26,7 +26,7 @@ public struct ExhibitEnvironment {
     /// Portrait screen size in pixels.
     public var width: Int
     public var height: Int
-    /// Sizes in the issue are for a 480 px wide screen; multiply by this.
+    /// Exhibits give their sizes for a 480 px wide screen; multiply them by this.
     public var scale: Double { Double(width) / 480 }
     public var fonts: FontSet
     public var options: ExhibitOptions

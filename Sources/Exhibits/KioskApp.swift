@@ -48,22 +48,30 @@ public final class KioskApp {
 
     public enum Screen {
         case launcher
+        /// An exhibit a visitor opened (or the commissioning screen an installer opened).
         case exhibit(name: String)
         /// The launcher playing an exhibit's demo to invite visitors.
         case attract(name: String)
     }
 
+    /// What is on the glass, with what draws it: each screen carries its own content, so
+    /// no screen can be without it. The commissioning screen is an exhibit here: the app
+    /// treats it as one (home control, idle reset, locking), only the way in differs.
+    private enum Showing {
+        case launcher(Launcher)
+        case exhibit(name: String, any Exhibit)
+        case attract(AttractPlayback, any Exhibit)
+    }
+
     public let settings: Settings
     public let fonts: FontSet
     public let log: Log
-    public private(set) var screen: Screen = .launcher
     public private(set) var now: Microseconds
     /// When the app started: the state's `time_ms` counts from here, as a trace's `t` does.
     public let start: Microseconds
 
+    private var showing: Showing
     private var random: SeededGenerator
-    private var launcher: Launcher!
-    private var exhibit: (any Exhibit)?
     private var gestures = GestureEnvironment()
     private let homeGestures = GestureEnvironment()
     /// Where each touch slot's events go, decided when the finger lands.
@@ -71,7 +79,6 @@ public final class KioskApp {
     private var lastActivity: Microseconds
     private var gravity = Vec2(0, 1)
     private var altitude: Double? = nil
-    private var attract: AttractPlayback?
     private var commands: [DrawCommand] = []
 
     public init(settings: Settings, fonts: FontSet, log: Log, start: Microseconds = 0) {
@@ -82,6 +89,10 @@ public final class KioskApp {
         self.start = start
         lastActivity = start
         random = SeededGenerator(seed: settings.seed)
+        // Swift wants every property set before the closures below can capture `self`: an
+        // empty launcher, with gestures of its own, stands in until the first screen replaces it.
+        showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts, exhibits: [],
+                                     gestures: GestureEnvironment()) { _ in })
         commands.reserveCapacity(1024)
         let home = homeControlFrame
         homeGestures.add(TapGestureRecognizer(region: home, name: "home") { [unowned(unsafe) self] tap in
@@ -109,8 +120,25 @@ public final class KioskApp {
 
     private var showsHomeControl: Bool {
         if settings.locked != nil { return false }
-        if case .exhibit = screen { return true }
+        if case .exhibit = showing { return true }
         return false
+    }
+
+    /// What visitors see, for callers (logs, summaries, tests).
+    public var screen: Screen {
+        switch showing {
+        case .launcher: .launcher
+        case .exhibit(let name, _): .exhibit(name: name)
+        case .attract(let playback, _): .attract(name: playback.name)
+        }
+    }
+
+    /// The exhibit on the glass, opened or playing its demo; nil on the launcher.
+    private var currentExhibit: (any Exhibit)? {
+        switch showing {
+        case .launcher: nil
+        case .exhibit(_, let exhibit), .attract(_, let exhibit): exhibit
+        }
     }
 
     private func environment() -> ExhibitEnvironment {
@@ -125,12 +153,9 @@ public final class KioskApp {
     private func showLauncher() {
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
-        exhibit = nil
-        attract = nil
-        screen = .launcher
-        launcher = Launcher(width: settings.width, height: settings.height, fonts: fonts,
-                            exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
-                            gestures: gestures) { [unowned(unsafe) self] name in self.open(name) }
+        showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts,
+                                     exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
+                                     gestures: gestures) { [unowned(unsafe) self] name in self.open(name) })
         if let hold = settings.commissioningPress {
             // Installers only: a long press where no tile is, in the top-left corner.
             let corner = Rect(x: 0, y: 0, width: 96 * scale, height: 80 * scale)
@@ -153,12 +178,10 @@ public final class KioskApp {
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
         touchGoesHome.removeAll()
-        attract = nil
         let stream = SeededGenerator(seed: random.next())
         let e = type.make(environment: environment(), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
-        exhibit = e
-        screen = .exhibit(name: name)
+        showing = .exhibit(name: name, e)
         lastActivity = now
         log.info("exhibit \(name) open")
     }
@@ -175,7 +198,7 @@ public final class KioskApp {
     /// Touches of one libinput frame (portrait pixels).
     public func handle(_ frame: TouchFrame) {
         lastActivity = max(lastActivity, frame.time)
-        if case .attract = screen {
+        if case .attract = showing {
             // A visitor: the demo stops and the launcher is theirs.
             showLauncher()
             for e in frame.events where e.phase == .down { touchGoesHome[e.slot] = false }
@@ -193,7 +216,7 @@ public final class KioskApp {
         if !toHome.isEmpty { homeGestures.handle(TouchFrame(time: frame.time, events: toHome)) }
         if !toScreen.isEmpty {
             let f = TouchFrame(time: frame.time, events: toScreen)
-            exhibit?.touches(f)
+            currentExhibit?.touches(f)
             gestures.handle(f)
         }
     }
@@ -208,10 +231,10 @@ public final class KioskApp {
     public func motion(gravity g: Vec2, altitude a: Double?) {
         gravity = g
         altitude = a
-        exhibit?.motion(gravity: g, altitude: a)
+        currentExhibit?.motion(gravity: g, altitude: a)
     }
 
-    public func shake() { exhibit?.shake() }
+    public func shake() { currentExhibit?.shake() }
 
     // MARK: Time
 
@@ -221,16 +244,20 @@ public final class KioskApp {
         now = time
         homeGestures.advance(to: time)
         gestures.advance(to: time)
-        if let attract {
-            attract.advance(to: time)
-            if attract.isFinished { startAttract(after: attract.name) }
-        } else if let idle = settings.idleTimeout, case .exhibit(let name) = screen, time - lastActivity >= idle {
-            log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
-            if settings.locked != nil { open(name) } else { showLauncher(); lastActivity = time }
-        } else if let after = settings.attractAfter, case .launcher = screen, time - lastActivity >= after {
-            startAttract(after: nil)
+        switch showing {
+        case .attract(let playback, _):
+            playback.advance(to: time)
+            if playback.isFinished { startAttract(after: playback.name) }
+        case .exhibit(let name, _):
+            if let idle = settings.idleTimeout, time - lastActivity >= idle {
+                log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
+                if settings.locked != nil { open(name) } else { showLauncher(); lastActivity = time }
+            }
+        case .launcher:
+            if let after = settings.attractAfter, time - lastActivity >= after { startAttract(after: nil) }
         }
-        exhibit?.advance(to: time)
+        // The screen may have changed above: what is showing now catches up to `time`.
+        currentExhibit?.advance(to: time)
     }
 
     private func startAttract(after previous: String?) {
@@ -242,16 +269,18 @@ public final class KioskApp {
         gestures = GestureEnvironment()
         let e = type.make(environment: environment(), gestures: gestures, random: SeededGenerator(seed: random.next()))
         e.motion(gravity: gravity, altitude: altitude)
-        exhibit = e
-        screen = .attract(name: next)
-        attract = AttractPlayback(name: next, frames: type.demoFrames(width: settings.width, height: settings.height),
-                                  gestures: gestures, start: now)
+        let playback = AttractPlayback(name: next, frames: type.demoFrames(width: settings.width, height: settings.height),
+                                       gestures: gestures, start: now)
+        showing = .attract(playback, e)
     }
 
     /// True while frames must keep coming.
     public var isAnimating: Bool {
-        if attract != nil { return true }
-        return exhibit?.isAnimating ?? false
+        switch showing {
+        case .launcher: false
+        case .exhibit(_, let exhibit): exhibit.isAnimating
+        case .attract: true
+        }
     }
 
     /// The next moment the kiosk must wake with no input (timers, idle, attract); nil = none.
@@ -259,11 +288,11 @@ public final class KioskApp {
         var deadlines: [Microseconds] = []
         if let d = gestures.nextDeadline { deadlines.append(d) }
         if let d = homeGestures.nextDeadline { deadlines.append(d) }
-        if let d = exhibit?.nextDeadline { deadlines.append(d) }
-        switch screen {
+        if let d = currentExhibit?.nextDeadline { deadlines.append(d) }
+        switch showing {
         case .exhibit: if let idle = settings.idleTimeout { deadlines.append(lastActivity + idle) }
         case .launcher: if let after = settings.attractAfter { deadlines.append(lastActivity + after) }
-        case .attract: if let d = attract?.nextDeadline { deadlines.append(d) }
+        case .attract(let playback, _): if let d = playback.nextDeadline { deadlines.append(d) }
         }
         return deadlines.min()
     }
@@ -275,14 +304,16 @@ public final class KioskApp {
     public func render(with renderer: SceneRenderer) -> [PixelRect] {
         commands.removeAll(keepingCapacity: true)
         let background: Color
-        switch screen {
-        case .launcher:
+        switch showing {
+        case .launcher(let launcher):
             background = launcher.draw(into: &commands)
-        case .exhibit, .attract:
-            background = exhibit!.draw(into: &commands)
+        case .exhibit(_, let exhibit):
+            background = exhibit.draw(into: &commands)
+        case .attract(let playback, let exhibit):
+            background = exhibit.draw(into: &commands)
+            drawAttractBanner(playback.name, into: &commands)
         }
         if showsHomeControl { drawHomeControl(into: &commands) }
-        if case .attract(let name) = screen { drawAttractBanner(name, into: &commands) }
         return renderer.render(background: background, commands: commands)
     }
 
@@ -315,14 +346,14 @@ public final class KioskApp {
         var pairs: [(String, JSONValue)] = []
         let s: ExhibitState
         let name: String
-        switch screen {
-        case .launcher:
+        switch showing {
+        case .launcher(let launcher):
             name = "launcher"; s = launcher.state()
-        case .exhibit(let n):
-            name = n; s = exhibit!.state()
-        case .attract(let n):
-            name = "launcher"; s = exhibit!.state()
-            pairs.append(("attract", .string(n)))
+        case .exhibit(let n, let exhibit):
+            name = n; s = exhibit.state()
+        case .attract(let playback, let exhibit):
+            name = "launcher"; s = exhibit.state()
+            pairs.append(("attract", .string(playback.name)))
         }
         var controls = s.controls
         if showsHomeControl { controls.insert(ControlState(id: "home", frame: homeControlFrame), at: 0) }

@@ -9,7 +9,6 @@ final class Launcher {
     private let fonts: FontSet
     private let exhibits: [ExhibitInfo]
     let tiles: [Rect]
-    private var pressed: Int? = nil
 
     init(width: Int, height: Int, fonts: FontSet, exhibits: [ExhibitInfo], gestures: GestureEnvironment,
          open: @escaping (String) -> Void) {

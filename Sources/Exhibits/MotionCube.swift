@@ -20,7 +20,7 @@ public final class MotionCube: Exhibit {
 
     struct Shape {
         let id: Int
-        let body: Dynamics.ItemID
+        let body: ItemID
         let kind: Kind
         let color: Color
         /// Current side (square) or diameter (circle), after pinches.

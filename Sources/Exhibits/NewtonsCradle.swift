@@ -42,7 +42,7 @@ public final class NewtonsCradle: Exhibit {
     static let background = Color(rgb: 0xE9E6DF)
 
     public let world: DynamicsWorld
-    public private(set) var balls: [Dynamics.ItemID] = []
+    public private(set) var balls: [ItemID] = []
     public private(set) var anchors: [Vec2] = []
     private var materials: [ItemBehavior] = []
     private var pushes: [PushBehavior?]

@@ -2,33 +2,33 @@ import Geometry
 
 /// Recognizers made per item: an exhibit's shapes get their own pan, pinch and rotation as
 /// soon as a finger lands on one, so two shapes can be dragged by two people at once.
-/// Made by `GestureEnvironment.attachToItems(hitTest:make:)`.
+/// Made by `GestureEnvironment.attachToItems(hitTest:adoptionRadius:make:)`.
 public final class ItemAttachment {
     /// The exhibit's answer to "which item is under this point?" (nil: none).
-    public let hitTest: (Vec2) -> ItemID?
-    let make: (ItemID) -> [GestureRecognizer]
+    public let hitTest: (Vec2) -> ItemTag?
+    let make: (ItemTag) -> [GestureRecognizer]
     /// A finger landing on no item joins the item being touched nearest to it, if one of that
     /// item's fingers is within this many pixels (0: never, UIKit's behaviour). Helps pinching
     /// small shapes, where the second finger often lands just outside.
     public var adoptionRadius: Double
     /// Items with recognizers in use, in the order they were first touched.
-    var live: [(item: ItemID, recognizers: [GestureRecognizer])] = []
+    var live: [(item: ItemTag, recognizers: [GestureRecognizer])] = []
 
-    init(hitTest: @escaping (Vec2) -> ItemID?, adoptionRadius: Double, make: @escaping (ItemID) -> [GestureRecognizer]) {
+    init(hitTest: @escaping (Vec2) -> ItemTag?, adoptionRadius: Double, make: @escaping (ItemTag) -> [GestureRecognizer]) {
         self.hitTest = hitTest
         self.adoptionRadius = adoptionRadius
         self.make = make
     }
 
     /// The items whose recognizers are following touches or waiting (e.g. for a second tap).
-    public var activeItems: [ItemID] { live.map { $0.item } }
+    public var activeItems: [ItemTag] { live.map { $0.item } }
     /// The recognizers made for `item`, if it has any in use.
-    public func recognizers(for item: ItemID) -> [GestureRecognizer] {
+    public func recognizers(for item: ItemTag) -> [GestureRecognizer] {
         live.first { $0.item == item }?.recognizers ?? []
     }
 
-    func nearestTouchedItem(to point: Vec2) -> ItemID? {
-        var best: (item: ItemID, distance: Double)?
+    func nearestTouchedItem(to point: Vec2) -> ItemTag? {
+        var best: (item: ItemTag, distance: Double)?
         for entry in live {
             for r in entry.recognizers {
                 for t in r.tracked {
@@ -57,30 +57,22 @@ public final class ItemAttachment {
 /// "move" and "cancel" for unknown slots are ignored.
 ///
 /// Time: recognizers that act without a touch event (long press, a tap waiting for its next
-/// tap, a held-back lift) publish `nextDeadline`; the main loop arms a timer for it, and on
-/// every wake first feeds the touch frames it read, then calls `advance(to: clock.now)`.
-/// `nextDeadline == nil` means nothing is pending: block without a timeout.
+/// tap, a held-back lift) publish `nextDeadline`; the frame loop arms a timer for it and, on
+/// every wake, first hands over the touch frames that arrived (`handle`), then calls
+/// `advance(to:)` with the current time. `nextDeadline == nil` means nothing is pending:
+/// block without a timeout.
 ///
-/// An exhibit wires it like this (MotionCube):
+/// An exhibit wires it in its `init`: screen-level recognizers with `add(_:)`, per-item ones
+/// with `attachToItems`, here for rectangles the exhibit keys by its own tags:
 ///
-///     let gestures = GestureEnvironment()
-///     gestures.add(TapGestureRecognizer { tap in spawnShape(at: tap.location) })
-///     gestures.attachToItems(hitTest: { world.item(at: $0) }, adoptionRadius: 120) { item in
-///         let pan = PanGestureRecognizer { pan in
-///             if pan.state == .began { world.holdStill(item) }
-///             world.move(item, by: pan.translation); pan.setTranslation(.zero)
-///             if pan.state == .ended || pan.state == .cancelled { world.release(item, velocity: pan.velocity) }
+///     var frames: [ItemTag: Rect] = [1: Rect(x: 40, y: 40, width: 100, height: 100)]
+///     gestures.attachToItems(hitTest: { p in frames.first { $0.value.contains(p) }?.key }) { tag in
+///         let drag = PanGestureRecognizer(name: "drag") { pan in
+///             frames[tag]?.origin += pan.translation
+///             pan.setTranslation(.zero)
 ///         }
-///         let pinch = PinchGestureRecognizer { world.scale(item, by: $0.scale); $0.scale = 1 }
-///         let rotation = RotationGestureRecognizer { world.rotate(item, by: $0.rotation); $0.rotation = 0 }
-///         pan.recognizeSimultaneously(with: pinch)
-///         pan.recognizeSimultaneously(with: rotation)
-///         pinch.recognizeSimultaneously(with: rotation)
-///         return [pan, pinch, rotation]
+///         return [drag]
 ///     }
-///
-/// and the main loop: `for frame in input.readFrames() { gestures.handle(frame) }`, then
-/// `gestures.advance(to: clock.now)`, then arm the timer for `gestures.nextDeadline`.
 public final class GestureEnvironment {
     public var liftDebounce: Microseconds
     public var liftDebounceDistance: Double
@@ -136,11 +128,11 @@ public final class GestureEnvironment {
 
     /// Recognizers per item: when a touch goes down where `hitTest` finds an item that has
     /// none in use, `make(item)` creates them (set their actions and relations there; the
-    /// actions can capture the item id, also in `recognizer.item`). They are dropped once all
+    /// actions can capture the item's tag, also in `recognizer.item`). They are dropped once all
     /// of them are back to possible with no touch, nothing waiting and no timer.
     @discardableResult
-    public func attachToItems(hitTest: @escaping (Vec2) -> ItemID?, adoptionRadius: Double = 0,
-                              make: @escaping (ItemID) -> [GestureRecognizer]) -> ItemAttachment {
+    public func attachToItems(hitTest: @escaping (Vec2) -> ItemTag?, adoptionRadius: Double = 0,
+                              make: @escaping (ItemTag) -> [GestureRecognizer]) -> ItemAttachment {
         let attachment = ItemAttachment(hitTest: hitTest, adoptionRadius: adoptionRadius, make: make)
         attachments.append(attachment)
         return attachment
@@ -154,7 +146,7 @@ public final class GestureEnvironment {
 
     /// The exhibit deleted `item`: its gestures are cancelled (actions run with `.cancelled`)
     /// and its recognizers dropped; the fingers on it stay with the screen-level recognizers.
-    public func removeItem(_ item: ItemID) {
+    public func removeItem(_ item: ItemTag) {
         for a in attachments {
             for r in a.recognizers(for: item) { r.abort() }
         }

@@ -28,7 +28,7 @@ public class GestureRecognizer {
     /// the whole screen). Item recognizers get the touches of their item.
     public let region: Rect?
     /// The item this recognizer was made for by an `ItemAttachment`; nil for screen-level ones.
-    public internal(set) var item: ItemID?
+    public internal(set) var item: ItemTag?
     /// UIKit's `gestureRecognizer(_:shouldReceive:)`: asked at touch down; false keeps the
     /// touch away from this recognizer (e.g. a background tap that ignores shapes).
     public var shouldReceiveTouch: ((Vec2) -> Bool)?

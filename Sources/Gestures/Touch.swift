@@ -3,9 +3,11 @@
 // arbitrates as UIKit does.
 import Geometry
 
-/// An item an exhibit draws and lets people touch (a shape, a circle, the block); the exhibit
-/// chooses the numbers and answers hit tests with them.
-public typealias ItemID = Int
+/// An exhibit's own number for an item it lets people touch (a shape, a ball, the box), as
+/// its hit test answers: the exhibit chooses the numbers, the environment only compares them
+/// (like a UIKit view's `tag`). Not a physics body handle: exhibits keep their own map from
+/// tags to bodies.
+public typealias ItemTag = Int
 
 /// A finger on the glass from down to up, as the environment sees it. Unlike slot numbers
 /// (which libinput reuses), a `TouchID` is never reused, and a finger that lifts and lands

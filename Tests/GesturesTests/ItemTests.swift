@@ -5,15 +5,15 @@ import Testing
 /// A toy exhibit: square items the hit test finds, each with a pan, pinch and rotation that
 /// may run together (MotionCube's shapes).
 final class Shapes {
-    var frames: [ItemID: Rect]
-    var moved: [ItemID: Vec2] = [:]
-    var scaled: [ItemID: Double] = [:]
-    var turned: [ItemID: Double] = [:]
+    var frames: [ItemTag: Rect]
+    var moved: [ItemTag: Vec2] = [:]
+    var scaled: [ItemTag: Double] = [:]
+    var turned: [ItemTag: Double] = [:]
     var events: [String] = []
 
-    init(_ frames: [ItemID: Rect]) { self.frames = frames }
+    init(_ frames: [ItemTag: Rect]) { self.frames = frames }
 
-    func hitTest(_ p: Vec2) -> ItemID? {
+    func hitTest(_ p: Vec2) -> ItemTag? {
         frames.keys.sorted().first { frames[$0]!.contains(p) }
     }
 
@@ -41,7 +41,7 @@ final class Shapes {
         }
     }
 
-    func summary(_ kind: String, _ item: ItemID) -> String {
+    func summary(_ kind: String, _ item: ItemTag) -> String {
         var out: [String] = []
         for e in events where e.hasPrefix("\(kind) \(item) ") {
             let state = String(e.split(separator: " ").last!)
@@ -146,7 +146,7 @@ struct ItemTests {
     func deleteFromAction() {
         let shapes = Shapes([1: Rect(x: 0, y: 0, width: 200, height: 200), 2: Rect(x: 0, y: 300, width: 200, height: 200)])
         let env = GestureEnvironment()
-        var deleted: [ItemID] = []
+        var deleted: [ItemTag] = []
         let attachment = env.attachToItems(hitTest: { shapes.hitTest($0) }) { item in
             [TapGestureRecognizer { r in
                 deleted.append(item)
@@ -169,7 +169,7 @@ struct ItemTests {
     func itemDoubleTap() {
         let shapes = Shapes([1: Rect(x: 0, y: 0, width: 200, height: 200)])
         let env = GestureEnvironment()
-        var toggled: [ItemID] = []
+        var toggled: [ItemTag] = []
         let attachment = env.attachToItems(hitTest: shapes.hitTest) { item in
             let double = TapGestureRecognizer { r in toggled.append(r.item!) }
             double.numberOfTapsRequired = 2
