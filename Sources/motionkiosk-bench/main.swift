@@ -1,19 +1,24 @@
 // motionkiosk-bench: benchmarks that print one JSON line per result.
-// Each benchmark lives in its own file and registers itself in `benchmarks`.
+// Each benchmark lives in its own file; `benchmark(named:)` lists them.
 #if canImport(Glibc)
 import Glibc
 #endif
 
-let benchmarks: [String: ([String]) -> Int32] = [
-    "raster": runRasterBench,
-    "dynamics": dynamicsBenchmark,
-    "frame": frameBenchmark,
-]
+import KioskRuntime
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard let name = arguments.first, let run = benchmarks[name] else {
-    let names = benchmarks.keys.sorted().joined(separator: "|")
-    FileHandleStderr.write("usage: motionkiosk-bench <\(names)> [options]\n")
+func benchmark(named name: String) -> (([String]) -> Int32)? {
+    switch name {
+    case "raster": return runRasterBench
+    case "dynamics": return dynamicsBenchmark
+    case "frame": return frameBenchmark
+    default: return nil
+    }
+}
+
+// The same argument source as the kiosk's (Embedded Swift has no CommandLine).
+let arguments = processArguments()
+guard let name = arguments.first, let run = benchmark(named: name) else {
+    FileHandleStderr.write("usage: motionkiosk-bench <dynamics|frame|raster> [options]\n")
     exit(2)
 }
 exit(run(Array(arguments.dropFirst())))

@@ -9,7 +9,8 @@
 # libdrm, libinput, libudev, FreeType and libpng (the bench also against cairo and Box2D, its
 # anchors); stripped; packaged with board/debian/build-deb.sh. Everything goes to
 # .build-cross/<arch>/; the .deb's path is the last line. A second run reuses the sysroot.
-# UNTIL=Trace board/cross/build.sh arm64 stops after compiling that module (development).
+# UNTIL=Trace board/cross/build.sh arm64 stops after compiling that module; RELINK=1 reuses
+# the objects of the last run (development).
 set -euo pipefail
 ARCH=${1:?usage: board/cross/build.sh arm64|armhf}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +41,8 @@ BASE=$ROOT/.build-cross/$ARCH
 SR=$BASE/sysroot
 OBJ=$BASE/obj
 "$HERE/sysroot.sh" "$ARCH" >&2
-rm -rf "$OBJ"; mkdir -p "$OBJ/maps"
+[ -n "${RELINK:-}" ] || rm -rf "$OBJ"
+mkdir -p "$OBJ/maps"
 
 INC=(-isystem "$SR/usr/include/$LINK" -isystem "$SR/usr/include" -isystem "$SR/usr/include/libdrm"
      -isystem "$SR/usr/include/freetype2" -isystem "$SR/usr/include/libpng16" -isystem "$SR/usr/include/cairo")
@@ -65,12 +67,13 @@ for c in CDRM CInput CFreeType CPNG CCairo; do SWIFTC+=(-I "$ROOT/Sources/CShims
 # Library modules in dependency order (Package.swift), then the executables.
 LIBRARIES="Geometry Diagnostics Syscalls Raster Dynamics Gestures Trace Sensors Platform KioskConfig Exhibits KioskRuntime CommandLineParser"
 UNTIL=${UNTIL:-}
-compile() {  # module, extra flags…
+compile() {  # module folder, extra flags… (the module name is the folder's, '-' → '_')
     local m=$1; shift
+    local name=${m//-/_}
     local sources
     sources=$(find "$ROOT/Sources/$m" -name '*.swift' | sort)
     local t=$(date +%s%N)
-    if ! (cd "$OBJ" && "${SWIFTC[@]}" "$@" -module-name "$m" -emit-module -emit-module-path "$OBJ/$m.swiftmodule" \
+    if ! (cd "$OBJ" && "${SWIFTC[@]}" "$@" -module-name "$name" -emit-module -emit-module-path "$OBJ/$name.swiftmodule" \
             -c -o "$OBJ/$m.o" $sources 2> "$OBJ/$m.log"); then
         grep -E "error:" "$OBJ/$m.log" | sort -u | head -40 >&2
         say "module $m does not compile in Embedded mode (full log: $OBJ/$m.log)"
@@ -80,28 +83,32 @@ compile() {  # module, extra flags…
 }
 for m in $LIBRARIES; do
     [ -d "$ROOT/Sources/$m" ] || continue
+    [ -n "${RELINK:-}" ] && [ -f "$OBJ/$m.o" ] && continue
     compile "$m" -parse-as-library
     [ "$m" = "$UNTIL" ] && exit 0
 done
 
 LIBS=(-ldrm -linput -ludev -lfreetype -lpng16 -lz -lm -lpthread)
 UNICODE=/opt/swift/usr/lib/swift/embedded/$TRIPLE/libswiftUnicodeDataTables.a
-link() {  # output, objects…
+# Each Embedded module specializes what it uses from the others; a client module may also
+# emit a "dead method stub" under the name of a library method it never calls. The library
+# objects go first and lld keeps the first definition, so the real method wins.
+link() {  # output, objects… (library objects first)
     local out=$1; shift
-    "${CC[@]}" -fuse-ld=lld -Wl,--gc-sections "$@" "$UNICODE" -o "$out"
+    "${CC[@]}" -fuse-ld=lld -Wl,--gc-sections -Wl,--allow-multiple-definition "$@" "$UNICODE" -o "$out"
 }
 LIBOBJ=()
 for m in $LIBRARIES Glibc; do [ -f "$OBJ/$m.o" ] && LIBOBJ+=("$OBJ/$m.o"); done
 
-compile motionkiosk
-link "$BASE/motionkiosk" "$OBJ/motionkiosk.o" "${LIBOBJ[@]}" "$OBJ/csystem.o" "$OBJ/runtime-support.o" "${LIBS[@]}"
+[ -n "${RELINK:-}" ] || compile motionkiosk
+link "$BASE/motionkiosk" "${LIBOBJ[@]}" "$OBJ/motionkiosk.o" "$OBJ/csystem.o" "$OBJ/runtime-support.o" "${LIBS[@]}"
 
 # The bench: its anchors (cairo, Box2D 2.4 through a C++ scene) are built for the target
 # too, so every benchmark runs on ARM; main.swift is top-level code (no -parse-as-library).
 clang++ --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}" -c "$ROOT/Sources/CShims/CBox2DScene/kiosk500.cpp" \
     -I "$ROOT/Sources/CShims/CBox2DScene/include" -o "$OBJ/kiosk500.o"
 compile motionkiosk-bench
-link "$BASE/motionkiosk-bench" "$OBJ/motionkiosk-bench.o" "${LIBOBJ[@]}" "$OBJ/csystem.o" "$OBJ/runtime-support.o" \
+link "$BASE/motionkiosk-bench" "${LIBOBJ[@]}" "$OBJ/motionkiosk-bench.o" "$OBJ/csystem.o" "$OBJ/runtime-support.o" \
     "$OBJ/kiosk500.o" -lcairo -lbox2d -lstdc++ "${LIBS[@]}"
 
 for b in motionkiosk motionkiosk-bench; do
