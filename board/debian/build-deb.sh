@@ -33,7 +33,10 @@ else
     for soname in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
         package=""
         for deb in "$sysroot"/../debs/*.deb; do
-            if dpkg-deb -c "$deb" | grep -q "/$soname\( \|$\)"; then package=$(dpkg-deb -f "$deb" Package); break; fi
+            listing=$(dpkg-deb -c "$deb")
+            # The entry named like the library (a file, or the runtime package's symlink to
+            # it); a -dev package's libfoo.so -> libfoo.so.N does not count (targets cut off).
+            if [ "$(sed 's/ -> .*//' <<< "$listing" | grep -c "/$soname\$")" -gt 0 ]; then package=$(dpkg-deb -f "$deb" Package); break; fi
         done
         [ -n "$package" ] || { echo "build-deb: no package in $sysroot/../debs ships $soname" >&2; exit 1; }
         case ", $libraries, " in *", $package, "*) ;; *) libraries="${libraries:+$libraries, }$package" ;; esac
