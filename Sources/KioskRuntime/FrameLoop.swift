@@ -216,6 +216,7 @@ public final class FrameLoop {
         let begin = clock.now
         let damage = content.render()
         if !damage.isEmpty {
+            let shownBefore = display.framesShown
             do { try display.present(damage: damage) } catch {
                 log.error("\(error)")
                 loop.stop()
@@ -223,7 +224,9 @@ public final class FrameLoop {
             }
             framesPresented += 1
             summary.frame(took: clock.now - begin)
-            if display.flipEventDescriptor == nil { frameShown() }
+            // A frame already up when present returns (a virtual panel, the first SetCrtc of
+            // legacy modesetting) sends no flip event.
+            if display.framesShown > shownBefore { frameShown() }
         }
         scheduleNext()
     }

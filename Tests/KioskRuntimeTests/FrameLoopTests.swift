@@ -96,6 +96,25 @@ import Testing
         #expect(frames.loop.wakeups <= 31)
     }
 
+    @Test func aStillFrameShownBySetCrtcIsAnnouncedWithoutAFlipEvent() throws {
+        // Legacy modesetting shows the first frame with SetCrtc, which sends no flip event;
+        // a still picture (the test pattern) never flips again, yet it is on screen.
+        let events = VirtualEvents()
+        let (display, _, drm) = try fakeScanout(events: events, atomic: false)
+        let content = CountingContent(animatingFrames: 1)
+        var said: [String] = []
+        var settings = quietSettings()
+        settings.say = { said.append($0) }
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: content, settings: settings)
+        try frames.start(display: display)
+        try frames.run()
+        #expect(drm.atomicCommits.isEmpty)
+        #expect(content.renders == 1 && display.framesShown == 1)
+        #expect(frames.firstFrameShown)
+        #expect(said.contains { $0.hasPrefix("first frame on screen") })
+    }
+
     @Test func theVirtualPanelIsPacedThroughTheSameCode() throws {
         let events = VirtualEvents()
         let content = CountingContent(animatingFrames: 60)
