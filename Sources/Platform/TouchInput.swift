@@ -2,8 +2,19 @@ import Geometry
 import Syscalls
 
 /// What keys mean to the kiosk: arrows tilt (bench setups without an accelerometer), Escape leaves.
-public enum KeyCommand: Sendable, Equatable {
+public enum KeyCommand: Sendable, Equatable, CustomStringConvertible {
     case tiltLeft, tiltRight, tiltUp, tiltDown, leave
+
+    /// The case's name, spelled out: Embedded Swift cannot print an enum by reflection.
+    public var description: String {
+        switch self {
+        case .tiltLeft: "tiltLeft"
+        case .tiltRight: "tiltRight"
+        case .tiltUp: "tiltUp"
+        case .tiltDown: "tiltDown"
+        case .leave: "leave"
+        }
+    }
 }
 
 public struct KeyEvent: Equatable, Sendable {

@@ -11,7 +11,7 @@ import Geometry
 /// and to the transform's portrait size.
 public func rotateCopy(from source: PixelBuffer, rects: [PixelRect], to destination: UnsafeMutableRawPointer,
                        pitch: Int, format: PixelFormat, transform: ScreenTransform) {
-    precondition(source.format == .xrgb8888, "rotateCopy reads XRGB8888 back buffers, got \(source.format)")
+    precondition(source.format == .xrgb8888, "rotateCopy reads XRGB8888 back buffers, got \(source.format.rawValue)")
     let limit = source.bounds.intersection(
         PixelRect(x: 0, y: 0, width: transform.portraitWidth, height: transform.portraitHeight))
     for rect in rects {

@@ -201,3 +201,12 @@ import SystemFakes
         #expect(InputEvent.permissionMessage("/dev/input/event5").contains("'input' group"))
     }
 }
+
+@Suite struct KeyCommandTests {
+    /// Log lines name the key ("key tiltLeft"); the Embedded build cannot reflect a case name,
+    /// so each is spelled out and must match the case.
+    @Test func keyCommandsPrintTheirCaseNames() {
+        let all: [KeyCommand] = [.tiltLeft, .tiltRight, .tiltUp, .tiltDown, .leave]
+        #expect(all.map { "\($0)" } == ["tiltLeft", "tiltRight", "tiltUp", "tiltDown", "leave"])
+    }
+}

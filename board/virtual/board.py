@@ -140,7 +140,7 @@ def near(a, b, tol=0.6):
 def check_touches(c, plan, log_text):
     frames = touch_lines(log_text)
     events = [e for f in frames for e in f]
-    # The touchscreen's fingers (the PS/2 mouse's finger is checked on its own).
+    # The touchscreen's fingers (the emulated mouse's finger is checked on its own).
     downs = [e for e in events if e[0] == "down" and e[1] != 1000000]
     c.check(len(downs) >= 5, f"touch downs logged: {len(downs)} (tap, 2 pinch fingers, held finger, tap after re-plug)")
     if len(downs) < 5:
@@ -447,17 +447,26 @@ class Guest:
     """A QEMU (TCG) guest with virtio-gpu at `panel`, its console in console.log, a control
     channel on the second serial port (ctl.sock) and the monitor (mon.sock), all in `out`."""
 
-    def __init__(self, out, share, kernel, initrd, append, panel, timeout, extra=()):
+    def __init__(self, out, share, kernel, initrd, append, panel, timeout, extra=(), arch="x86_64"):
         for name in ("ctl.sock", "mon.sock"):
             if os.path.exists(os.path.join(out, name)):
                 os.unlink(os.path.join(out, name))
         w, h = panel
-        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", "2", "-m", "1024",
+        ctl = f"socket,id=ctl,path={out}/ctl.sock,server=on,wait=off"
+        if arch == "arm64":
+            # QEMU's virt board: one UART (the console), so the control channel is a virtio
+            # console (/dev/hvc0); no PS/2, so a virtio keyboard and mouse.
+            machine = ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", "tcg,thread=multi",
+                       "-device", "virtio-keyboard-pci", "-device", "virtio-mouse-pci",
+                       "-device", "virtio-serial-pci", "-chardev", ctl, "-device", "virtconsole,chardev=ctl",
+                       "-serial", f"file:{out}/console.log"]
+        else:
+            machine = ["qemu-system-x86_64", "-accel", "tcg", "-vga", "none",
+                       "-serial", f"file:{out}/console.log", "-chardev", ctl, "-serial", "chardev:ctl"]
+        cmd = [*machine, "-smp", "2", "-m", "1024",
                "-kernel", kernel, "-initrd", initrd, "-append", append, *extra,
-               "-display", "none", "-vga", "none",
+               "-display", "none",
                "-device", f"virtio-gpu-pci,xres={w},yres={h}",
-               "-serial", f"file:{out}/console.log",
-               "-chardev", f"socket,id=ctl,path={out}/ctl.sock,server=on,wait=off", "-serial", "chardev:ctl",
                "-monitor", f"unix:{out}/mon.sock,server=on,wait=off",
                "-virtfs", f"local,path={share},mount_tag=host,security_model=none,id=host"]
         self.out = out
@@ -494,9 +503,11 @@ class Guest:
 
 
 def run_guest(args, out, share):
-    append = (f"console=ttyS0 quiet panic=-1 mk.measure={1 if args.measure else 0} mk.legacy={1 if args.legacy else 0}"
+    console = "ttyAMA0" if args.arch == "arm64" else "ttyS0"
+    append = (f"console={console} quiet panic=-1 mk.measure={1 if args.measure else 0} mk.legacy={1 if args.legacy else 0}"
               f" mk.kiosk={1 if args.kiosk else 0} mk.sensors={1 if args.sensors else 0}")
-    guest = Guest(out, share, args.kernel, args.initrd, append, args.panel, args.timeout, extra=["-no-reboot"])
+    guest = Guest(out, share, args.kernel, args.initrd, append, args.panel, args.timeout, extra=["-no-reboot"],
+                  arch=args.arch)
     qemu, ctl, deadline, monitor = guest.qemu, guest.ctl, guest.deadline, guest.monitor
     shots, buf, done = [], b"", False
     ctl.settimeout(1)
@@ -550,8 +561,11 @@ def main():
     p.add_argument("--legacy", action="store_true", help="make the app use SetCrtc + PageFlip")
     p.add_argument("--kiosk", action="store_true", help="also run the kiosk: launcher, grid-block, rest figures")
     p.add_argument("--sensors", action="store_true", help="also read a LIS3DH on i2c-stub: kernel IIO, hot-plug, userspace")
-    p.add_argument("--timeout", type=float, default=360)
+    p.add_argument("--arch", choices=["x86_64", "arm64"], default="x86_64", help="the guest's CPU")
+    p.add_argument("--timeout", type=float, default=None, help="seconds (default 360; arm64 900)")
     args = p.parse_args()
+    if args.timeout is None:
+        args.timeout = 900 if args.arch == "arm64" else 360
 
     out = os.path.abspath(args.out)
     share = os.path.join(out, "share")
@@ -566,7 +580,7 @@ def main():
     with open(f"{share}/touch2.txt", "w") as f:
         f.write(s2)
 
-    name = f"{w}x{h}"
+    name = f"{w}x{h}" if args.arch == "x86_64" else f"{args.arch} {w}x{h}"
     c = Checks(name)
     started = time.time()
     done = run_guest(args, out, share)
@@ -623,10 +637,10 @@ def main():
     # Modesetting path, keyboard and mouse, the devices listing.
     mode = "legacy modesetting" if args.legacy else "atomic modesetting"
     c.check(mode in log, f"the app used {mode}")
-    c.check("key tiltLeft" in log and "key tiltUp" in log, "arrow keys from the PS/2 keyboard reached the app as tilt keys")
+    c.check("key tiltLeft" in log and "key tiltUp" in log, "arrow keys from the emulated keyboard reached the app as tilt keys")
     mouse = [e for f in touch_lines(log) for e in f if e[1] == 1000000]
     c.check([e[0] for e in mouse][:1] == ["down"] and "up" in [e[0] for e in mouse] and "motion" in [e[0] for e in mouse],
-            f"the PS/2 mouse acted as one finger ({' '.join(e[0] for e in mouse) or 'nothing'})")
+            f"the emulated mouse acted as one finger ({' '.join(e[0] for e in mouse) or 'nothing'})")
     devices = text("devices.txt")
     c.check(f"would use: Virtual-1 {w}x{h}" in devices and "Virtual-1: connected" in devices,
             "motionkiosk devices lists the connected Virtual-1 and would use it")

@@ -22,7 +22,13 @@ finish() {
     poweroff -f
 }
 
-for m in virtio_pci virtio_gpu evdev uinput psmouse 9pnet_virtio 9p; do modprobe $m || step "modprobe $m failed"; done
+# x86_64: a PS/2 keyboard and mouse, the control channel on the second UART. arm64 (QEMU
+# virt): virtio keyboard and mouse, the control channel on a virtio console.
+case $(uname -m) in
+    aarch64) MODULES="virtio_pci virtio_gpu virtio_input virtio_console evdev uinput 9pnet_virtio 9p" CTL=/dev/hvc0 ;;
+    *) MODULES="virtio_pci virtio_gpu evdev uinput psmouse 9pnet_virtio 9p" CTL=/dev/ttyS1 ;;
+esac
+for m in $MODULES; do modprobe $m || step "modprobe $m failed"; done
 mount -t 9p -o trans=virtio,version=9p2000.L host /host || { echo "board: no 9p share"; poweroff -f; }
 
 MEASURE=0 KIOSK=0 SENSORS=0
@@ -38,14 +44,16 @@ done
 
 # The serial control channel: lines, no echo, kept open (input that arrives while the
 # port is closed is lost).
-exec 3<>/dev/ttyS1
+i=0
+while [ ! -e $CTL ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+exec 3<>$CTL
 stty raw -echo 115200 <&3
 shot() {
     echo "SHOT $1" >&3
     read -r reply <&3
     step "screendump $1: $reply"
 }
-# The host types on the emulated PS/2 keyboard and moves the PS/2 mouse.
+# The host types on the emulated keyboard and moves the emulated mouse.
 bench_input() {
     echo "INPUT bench" >&3
     read -r reply <&3

@@ -10,8 +10,15 @@
 # kernel's st_accel IIO driver, through a hot-plug, and through our userspace I2C driver.
 # Everything the guest runs comes from Debian packages (plus our binary and guest-touch).
 # Exits non-zero when any check fails. Work files: board/virtual/work/ (git-ignored).
+#   board/virtual/test.sh                 the x86_64 board
+#   board/virtual/test.sh --arch arm64    the arm64 board (board/virtual/arm64.sh)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
+case "${1:-}:${2:-}" in
+    :|--arch:x86_64|--arch:amd64) ;;
+    --arch:arm64|--arch:aarch64) exec "$HERE/arm64.sh" ;;
+    *) echo "usage: board/virtual/test.sh [--arch x86_64|arm64]" >&2; exit 2 ;;
+esac
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$HERE/work
 mkdir -p "$WORK"

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The arm64 virtual board: QEMU's `virt` machine (Cortex-A72, TCG) with Debian's arm64
+# kernel, virtio-gpu, virtio keyboard and mouse, and a root of Debian arm64 packages (busybox,
+# udevd, kmod, libinput's data) running the kiosk from the arm64 .deb that
+# board/cross/build.sh makes (Embedded Swift). The same guest scripts and host checks as the
+# x86_64 board (board/virtual/test.sh), on a landscape 800x480 panel the app must turn:
+# the test pattern on the scanout pixel for pixel, touch through uinput/udevd/libinput at the
+# right portrait places, unplug and re-plug, SIGTERM giving the console back, the kiosk
+# opening grid-block from a tap, and a LIS3DH read through the kernel's st_accel IIO driver
+# and through our userspace I2C driver. Debian's arm64 kernel lacks i2c-stub, so the board
+# builds its own SMBus stub (board/virtual/smbus-stub) against Debian's arm64 headers with
+# the cross gcc. Exits non-zero when any check fails. Work files: board/virtual/work/arm64/.
+#   board/virtual/arm64.sh            (also: board/virtual/test.sh --arch arm64)
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=$HERE/work/arm64
+mkdir -p "$WORK"
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
+export DEBIAN_FRONTEND=noninteractive
+T0=$(date +%s)
+say() { echo "virtual-board(arm64): $*"; }
+
+# --- Host packages -------------------------------------------------------------------
+# qemu-system-arm: the machine; gcc-aarch64-linux-gnu and make: guest-touch and the SMBus
+# stub module; cpio, zstd: the initramfs.
+install_host_packages qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross make cpio zstd python3 kmod binutils
+
+# --- The kiosk: the arm64 .deb ----------------------------------------------------------
+DEB=$(ls "$ROOT"/.build-cross/arm64/motionkiosk_*_arm64.deb 2>/dev/null | tail -n 1 || true)
+if [ -z "$DEB" ]; then
+    say "no arm64 .deb yet: building it"
+    "$ROOT/board/cross/build.sh" arm64 >&2
+    DEB=$(ls "$ROOT"/.build-cross/arm64/motionkiosk_*_arm64.deb | tail -n 1)
+fi
+say "kiosk from $(basename "$DEB")"
+
+# --- Debian arm64 packages (a private apt state: the host's dpkg is never touched) ------
+"$ROOT/board/cross/sysroot.sh" arm64 >&2
+A=$ROOT/.build-cross/arm64/apt
+APT=(apt-get -o "APT::Architecture=arm64" -o "APT::Architectures::=arm64" -o "Dir::State=$A/state"
+     -o "Dir::State::status=$A/state/status" -o "Dir::Cache=$A/cache" -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root")
+APTCACHE=(apt-cache -o "APT::Architecture=arm64" -o "APT::Architectures::=arm64" -o "Dir::State=$A/state"
+          -o "Dir::State::status=$A/state/status" -o "Dir::Cache=$A/cache")
+ABI=${MK_KERNEL_ABI_ARM64:-$("${APTCACHE[@]}" depends linux-image-arm64 | grep -o 'linux-image-[0-9][^ ]*-arm64' | head -n 1 | sed 's/^linux-image-//')}
+[ -n "$ABI" ] || { say "cannot tell the arm64 kernel ABI from apt-cache depends linux-image-arm64"; exit 1; }
+KBUILD_VERSION=$(echo "$ABI" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
+# The guest's userland and the kiosk's libraries (Depends of the .deb, resolved by hand).
+GUEST_PACKAGES="libc6 busybox-static udev libudev1 kmod libkmod2 libacl1 libblkid1 libcap2 libselinux1 libzstd1
+  liblzma5 libssl3 libpcre2-8-0 i2c-tools libi2c0 libinput-bin libinput10 libmtdev1 libevdev2 libwacom9
+  libwacom-common libglib2.0-0 libgudev-1.0-0 libffi8 libmount1 libdrm2 libdrm-common libfreetype6 libpng16-16
+  zlib1g libbrotli1 libbz2-1.0 fonts-dejavu-core"
+DEBS=$WORK/debs
+mkdir -p "$DEBS"
+(
+    cd "$DEBS"
+    for p in $GUEST_PACKAGES linux-image-$ABI linux-headers-$ABI linux-headers-${ABI%-arm64}-common; do
+        ls "${p}"_*_arm64.deb "${p}"_*_all.deb >/dev/null 2>&1 || "${APT[@]}" download -qq "$p:arm64" 2>/dev/null \
+            || "${APT[@]}" download -qq "$p"
+    done
+    # The module build's own tools (fixdep, modpost) run on this machine: the host's kbuild.
+    ls linux-kbuild-"$KBUILD_VERSION"_*_amd64.deb >/dev/null 2>&1 || apt-get download -qq "linux-kbuild-$KBUILD_VERSION" 2>/dev/null
+)
+
+# --- Kernel, headers and the SMBus stub module (cached by ABI) ------------------------
+KDIR=$WORK/kernel-$ABI
+if [ ! -f "$KDIR/.complete" ]; then
+    say "unpacking linux-image-$ABI and its headers"
+    rm -rf "$KDIR" && mkdir -p "$KDIR"
+    for d in "$DEBS"/linux-image-"$ABI"_*.deb "$DEBS"/linux-headers-"$ABI"_*.deb "$DEBS"/linux-headers-"${ABI%-arm64}"-common_*.deb \
+             "$DEBS"/linux-kbuild-"$KBUILD_VERSION"_*_amd64.deb; do
+        dpkg-deb -x "$d" "$KDIR"
+    done
+    # The headers point into /usr/src and /usr/lib/linux-kbuild-*: point them into $KDIR.
+    find "$KDIR/usr/src" "$KDIR/lib/modules" -maxdepth 3 -type l | while read -r link; do
+        target=$(readlink "$link")
+        case $target in /*) ln -sfn "$KDIR$target" "$link" ;; esac
+    done
+    sed -i "s|^include /usr/src/|include $KDIR/usr/src/|" "$KDIR/usr/src/linux-headers-$ABI/Makefile"
+    depmod -b "$KDIR" "$ABI"
+    touch "$KDIR/.complete"
+fi
+HEADERS=$KDIR/usr/src/linux-headers-$ABI
+STUB=$WORK/smbus-stub
+rm -rf "$STUB" && cp -r "$HERE/smbus-stub" "$STUB"
+say "building smbus-stub.ko against linux-headers-$ABI"
+make -s -C "$HEADERS" M="$STUB" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules >"$WORK/smbus-stub.log" 2>&1 \
+    || { cat "$WORK/smbus-stub.log"; say "the SMBus stub module did not build"; exit 1; }
+
+# --- guest-touch, static for aarch64 --------------------------------------------------
+aarch64-linux-gnu-gcc -O2 -Wall -static -o "$WORK/guest-touch" "$HERE/guest-touch.c"
+
+# --- The initramfs ---------------------------------------------------------------------
+ROOTFS=$WORK/rootfs
+rm -rf "$ROOTFS" && mkdir -p "$ROOTFS"
+for p in $GUEST_PACKAGES; do dpkg-deb -x "$(ls "$DEBS/${p}"_*_arm64.deb "$DEBS/${p}"_*_all.deb 2>/dev/null | head -n 1)" "$ROOTFS"; done
+dpkg-deb -x "$DEB" "$ROOTFS"
+STAGE=$WORK/stage
+rm -rf "$STAGE" && mkdir -p "$STAGE"/{usr/bin,usr/sbin,usr/lib,usr/local/bin,bin,sbin,etc,proc,sys,dev,run,tmp,host}
+ln -s usr/lib "$STAGE/lib"
+LIBDIR=/usr/lib/aarch64-linux-gnu
+mkdir -p "$STAGE$LIBDIR"
+# Copies a file of the arm64 root to a place in the stage, with every library it needs
+# (DT_NEEDED, followed) into $LIBDIR.
+copy_with_libs() {
+    local from=$1 to=$2 lib dir found
+    [ -e "$ROOTFS$from" ] || { say "missing in the arm64 root: $from"; exit 1; }
+    mkdir -p "$STAGE$(dirname "$to")" && cp -L "$ROOTFS$from" "$STAGE$to"
+    for lib in $(readelf -d "$ROOTFS$from" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+        [ -e "$STAGE$LIBDIR/$lib" ] && continue
+        found=""
+        for dir in /usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu; do
+            [ -e "$ROOTFS$dir/$lib" ] && { found=$dir/$lib; break; }
+        done
+        [ -n "$found" ] || { say "$from needs $lib, which no package in the list ships"; exit 1; }
+        copy_with_libs "$found" "$LIBDIR/$lib"
+    done
+}
+copy_with_libs /usr/bin/motionkiosk /usr/local/bin/motionkiosk
+copy_with_libs /bin/udevadm /usr/bin/udevadm
+copy_with_libs /bin/kmod /usr/bin/kmod
+for t in i2cset i2cget i2cdetect; do copy_with_libs /usr/sbin/$t /usr/sbin/$t; done
+cp -L "$ROOTFS/lib/ld-linux-aarch64.so.1" "$STAGE/usr/lib/ld-linux-aarch64.so.1"
+cp "$ROOTFS/bin/busybox" "$STAGE/bin/busybox" && ln -s busybox "$STAGE/bin/sh"
+mkdir -p "$STAGE/usr/lib/systemd"
+ln -s /usr/bin/udevadm "$STAGE/usr/lib/systemd/systemd-udevd"
+for t in modprobe insmod rmmod depmod lsmod; do ln -sf /usr/bin/kmod "$STAGE/sbin/$t"; done
+# Debian 12's udev ships its rules and helpers under /lib/udev (not yet moved to /usr).
+cp -a "$ROOTFS/lib/udev" "$STAGE/usr/lib/"
+mkdir -p "$STAGE/usr/share/fonts/truetype"
+cp -a "$ROOTFS/usr/share/libinput" "$ROOTFS/usr/share/libwacom" "$STAGE/usr/share/"
+cp -a "$ROOTFS/usr/share/fonts/truetype/dejavu" "$STAGE/usr/share/fonts/truetype/"
+cp "$WORK/guest-touch" "$STAGE/usr/local/bin/"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$STAGE/etc/passwd"
+printf 'root:x:0:\ntty:x:5:\nvideo:x:44:\ninput:x:105:\nrender:x:106:\nnogroup:x:65534:\n' > "$STAGE/etc/group"
+cp "$HERE/guest-init.sh" "$STAGE/init" && chmod 755 "$STAGE/init"
+cp "$HERE/guest-stages.sh" "$STAGE/guest-stages.sh"
+# Kernel modules with their dependencies, and the stub.
+MODULES="virtio_pci virtio_gpu virtio_input virtio_console evdev uinput 9pnet_virtio 9p i2c_dev st_accel_i2c"
+for m in $MODULES; do
+    modprobe -d "$KDIR" -S "$ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r ko; do
+    rel=${ko#"$KDIR"}
+    mkdir -p "$STAGE$(dirname "$rel")" && cp "$ko" "$STAGE$rel"
+done
+mkdir -p "$STAGE/lib/modules/$ABI/extra"
+cp "$STUB/smbus-stub.ko" "$STAGE/lib/modules/$ABI/extra/"
+cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$STAGE/lib/modules/$ABI/" 2>/dev/null || true
+depmod -b "$STAGE" "$ABI"
+INITRD=$WORK/initrd.img
+(cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet | zstd -3 -q -f -o "$INITRD")
+say "initramfs $(du -h "$INITRD" | cut -f1); kernel $ABI"
+
+# --- Boot it: a landscape panel, so the app turns its portrait frame by 90° -------------
+status=0
+for panel in ${MK_BOARD_PANELS_ARM64:-800x480:90}; do
+    size=${panel%:*} rotation=${panel#*:}
+    python3 "$HERE/board.py" --arch arm64 --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --panel "$size" \
+        --rotation "$rotation" --out "$WORK/run-$size" --measure --kiosk --sensors || status=1
+done
+say "$(( $(date +%s) - T0 )) s in all; $([ $status = 0 ] && echo "every check passed" || echo "SOME CHECKS FAILED")"
+exit $status
