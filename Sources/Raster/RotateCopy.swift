@@ -76,12 +76,14 @@ private func copyRect<S: ScanoutStore>(_ src: PixelBuffer, _ r: PixelRect, _ dst
             while xLeft < r.maxX {
                 let xEnd = min(xLeft + tileDown, r.maxX)
                 for x in xLeft..<xEnd {
-                    let d = dstRow(x) + (ph - 1)
+                    // Pointers and a wrapping count only: the rectangle was clipped to both
+                    // buffers above, and checked arithmetic here costs a third of the copy.
+                    var d = dstRow(x) + (ph - yEnd)
                     var s = sbase + (yEnd - 1) &* sstride + x
-                    var y = yEnd - 1
-                    while y >= yTop {
-                        (d - y).pointee = store.convert(s.pointee)
-                        s -= sstride; y -= 1
+                    var n = yEnd &- yTop
+                    while n > 0 {
+                        d.pointee = store.convert(s.pointee)
+                        d += 1; s -= sstride; n &-= 1
                     }
                 }
                 xLeft = xEnd
@@ -97,11 +99,12 @@ private func copyRect<S: ScanoutStore>(_ src: PixelBuffer, _ r: PixelRect, _ dst
             while xLeft < r.maxX {
                 let xEnd = min(xLeft + tileDown, r.maxX)
                 for x in xLeft..<xEnd {
-                    let d = dstRow(pw - 1 - x)
+                    var d = dstRow(pw - 1 - x) + yTop
                     var s = sbase + yTop &* sstride + x
-                    for y in yTop..<yEnd {
-                        d[y] = store.convert(s.pointee)
-                        s += sstride
+                    var n = yEnd &- yTop
+                    while n > 0 {
+                        d.pointee = store.convert(s.pointee)
+                        d += 1; s += sstride; n &-= 1
                     }
                 }
                 xLeft = xEnd

@@ -123,6 +123,12 @@ def touch_lines(log_text):
     return frames
 
 
+def board_name(args):
+    """The panel size, and the CPU when it is not the x86_64 board: "800x480", "arm64 800x480"."""
+    size = f"{args.panel[0]}x{args.panel[1]}"
+    return size if args.arch == "x86_64" else f"{args.arch} {size}"
+
+
 class Checks:
     def __init__(self, name):
         self.name, self.failed, self.passed = name, [], []
@@ -304,7 +310,7 @@ def check_kiosk(c, args, out, share, text):
     c.check("touch exit status 0" in text("kiosk-touch.log"), "kiosk: the touch script ran to its end")
     c.check("exit status 0" in log and "stopped after" in log, "kiosk: SIGTERM: clean exit (" + (
         re.search(r"stopped after .*", log).group(0) if "stopped after" in log else "no 'stopped after' line") + ")")
-    print(f'{{"board":"{args.panel[0]}x{args.panel[1]}","metric":"kiosk_start_to_first_frame_ms",'
+    print(f'{{"board":"{board_name(args)}","metric":"kiosk_start_to_first_frame_ms",'
           f'"main":{first.group(1)},"process":{first.group(2) or "null"}}}')
     metrics = text("run-metrics.txt")
     before, rss_before = thread_switches(metrics, "before")
@@ -313,7 +319,7 @@ def check_kiosk(c, args, out, share, text):
         main_tid = min(after, key=int)
         vol = {t: after[t][0] - before.get(t, (0, 0))[0] for t in after}
         nonvol = {t: after[t][1] - before.get(t, (0, 0))[1] for t in after}
-        print(f'{{"board":"{args.panel[0]}x{args.panel[1]}","metric":"kiosk_launcher_wakeups_per_second_at_rest",'
+        print(f'{{"board":"{board_name(args)}","metric":"kiosk_launcher_wakeups_per_second_at_rest",'
               f'"main_thread_voluntary":{vol[main_tid] / 10},"all_threads_voluntary":{sum(vol.values()) / 10},'
               f'"all_threads_nonvoluntary":{sum(nonvol.values()) / 10},"threads":{len(after)},"window_s":10}}')
         c.check(vol[main_tid] <= 10, f"kiosk: launcher at rest: {vol[main_tid]} voluntary context switches of the main "
@@ -321,7 +327,7 @@ def check_kiosk(c, args, out, share, text):
     else:
         c.check(False, "kiosk: rest figures read")
     if rss_after is not None:
-        print(f'{{"board":"{args.panel[0]}x{args.panel[1]}","metric":"kiosk_launcher_rss_kib_at_rest","value":{rss_after}}}')
+        print(f'{{"board":"{board_name(args)}","metric":"kiosk_launcher_rss_kib_at_rest","value":{rss_after}}}')
 
 
 # --- The accelerometer (mk.sensors=1) -------------------------------------------------------
@@ -580,7 +586,7 @@ def main():
     with open(f"{share}/touch2.txt", "w") as f:
         f.write(s2)
 
-    name = f"{w}x{h}" if args.arch == "x86_64" else f"{args.arch} {w}x{h}"
+    name = board_name(args)
     c = Checks(name)
     started = time.time()
     done = run_guest(args, out, share)
