@@ -12,6 +12,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 ARCHES=${*:-arm64 armhf}
 PLUGIN_SRC=${QEMU_INSNCOUNT_SOURCE:-$ROOT/../shared/tools/qemu-insncount/insncount.c}
 PLUGIN=$ROOT/.build-cross/insncount/libinsncount.so
+[ -f "$PLUGIN_SRC" ] || { echo "frame-budgets: no counting plugin source at $PLUGIN_SRC (set QEMU_INSNCOUNT_SOURCE)" >&2; exit 2; }
 mkdir -p "$(dirname "$PLUGIN")"
 [ -f "$PLUGIN" ] && [ "$PLUGIN" -nt "$PLUGIN_SRC" ] || gcc -O2 -shared -fPIC -fvisibility=hidden -o "$PLUGIN" "$PLUGIN_SRC"
 FRAMES=60
