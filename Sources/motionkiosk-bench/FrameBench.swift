@@ -82,36 +82,33 @@ func itemPositions(_ app: KioskApp) -> [Int: Vec2] {
     return out
 }
 
-/// motion-cube: 40 taps, each on a free spot (a tap on a shape grabs it instead), so that 40
-/// shapes are falling, colliding and bouncing when the frames start.
+/// motion-cube: 40 shapes falling, colliding and bouncing when the frames start. A pile of
+/// 100 px shapes fills a 480×800 screen at about 30, so each new shape is pinched to 70 % of
+/// its birth size as a visitor would (one finger holds it, a second closes in) and let go:
+/// 40 then fit. Taps land on free spots only (a tap on a shape grabs it instead).
 func motionCubeCase(width: Int, height: Int) -> FrameCase {
     FrameCase(exhibit: "motion-cube", build: { app, start in
         var t = start
         let s = Double(width) / 480
         let spots = (0..<24).map { k in Vec2((70 + Double(k % 4) * 113) * s, (130 + Double(k / 4) * 90) * s) }
         var k = 0, blocked = 0
-        // Until 40 shapes, or until the pile leaves no free spot for half a second (100×100
-        // shapes: about 30 fill a 480×800 screen), so that the frames start with shapes falling.
+        // Until 40 shapes, or until the pile leaves no free spot for half a second.
         while itemCount(app) < 40, blocked < 5 {
-            // Bounding boxes of the shapes now, from the state dump.
-            var boxes: [Rect] = []
-            if case .array(let items)? = app.state()["items"] {
-                for item in items {
-                    if case .number(let x)? = item["x"], case .number(let y)? = item["y"],
-                       case .number(let w)? = item["width"], case .number(let h)? = item["height"] {
-                        let side = max(w, h) * 1.2
-                        boxes.append(Rect(center: Vec2(x, y), width: side, height: side))
-                    }
-                }
-            }
+            let boxes = itemBoxes(app).map { Rect(center: $0.center, width: $0.side * 1.2, height: $0.side * 1.2) }
             blocked += 1
             for _ in 0..<spots.count {
                 let p = spots[k % spots.count]
                 k += 1
                 if boxes.contains(where: { $0.contains(p) }) { continue }
+                let before = Set(itemBoxes(app).map { $0.id })
                 var script = TouchScript()
                 script.tap(p, at: t)
                 play(script, on: app)
+                t += 100_000
+                app.advance(to: t)
+                if let born = itemBoxes(app).first(where: { !before.contains($0.id) }) {
+                    t = pinch(born, to: 0.7, on: app, at: t)
+                }
                 blocked = 0
                 break
             }
@@ -119,7 +116,50 @@ func motionCubeCase(width: Int, height: Int) -> FrameCase {
             app.advance(to: t)
         }
         return t
-    }, describe: { app in #""shapes":\#(itemCount(app))"# })
+    }, describe: { app in
+        let sides = itemBoxes(app).map { $0.side }
+        let meanSide = sides.isEmpty ? 0 : sides.reduce(0, +) / Double(sides.count)
+        return #""shapes":\#(itemCount(app)),"mean_side_px":\#(Int(meanSide.rounded()))"#
+    })
+}
+
+/// An item's id, centre and larger side, from the state dump.
+struct ItemBox {
+    var id: Int
+    var center: Vec2
+    var side: Double
+}
+
+func itemBoxes(_ app: KioskApp) -> [ItemBox] {
+    guard case .array(let items)? = app.state()["items"] else { return [] }
+    return items.compactMap { item in
+        guard case .int(let id)? = item["id"], case .number(let x)? = item["x"], case .number(let y)? = item["y"],
+              case .number(let w)? = item["width"], case .number(let h)? = item["height"] else { return nil }
+        return ItemBox(id: id, center: Vec2(x, y), side: max(w, h))
+    }
+}
+
+/// Two fingers on `item`, the second closing in until the pinch has scaled it by `factor`,
+/// then both lifted. Returns the time after the lift's debounce.
+func pinch(_ item: ItemBox, to factor: Double, on app: KioskApp, at start: Microseconds) -> Microseconds {
+    var script = TouchScript()
+    let c = item.center, reach = item.side * 0.4
+    let steps = 6
+    var t = start
+    script.add(t, [TouchEvent(slot: 0, phase: .down, position: c, time: t)])
+    t += 20_000
+    script.add(t, [TouchEvent(slot: 1, phase: .down, position: c + Vec2(reach, 0), time: t)])
+    for step in 1...steps {
+        t += 16_667
+        let d = reach * (1 - (1 - factor) * Double(step) / Double(steps))
+        script.add(t, [TouchEvent(slot: 0, phase: .move, position: c, time: t),
+                       TouchEvent(slot: 1, phase: .move, position: c + Vec2(d, 0), time: t)])
+    }
+    t += 16_667
+    script.add(t, [TouchEvent(slot: 0, phase: .up, position: c, time: t),
+                   TouchEvent(slot: 1, phase: .up, position: c + Vec2(reach * factor, 0), time: t)])
+    play(script, on: app)
+    return t + 100_000
 }
 
 /// circle-draw: 1000 circles drawn in the four colours, Move mode, 100 of them flung by
