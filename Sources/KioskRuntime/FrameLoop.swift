@@ -12,7 +12,7 @@ import Trace
 /// The kiosk's runtime: one loop that the stand (`run`), the test pattern (`pattern`),
 /// `replay` and the tests all drive. It owns the display and its pacing, touch input,
 /// motion sensors, the clock, the console, systemd's readiness and watchdog, the recorder,
-/// first-frame and summary logging, and leaving on SIGTERM/SIGINT.
+/// first-frame and summary logging, and leaving on SIGTERM, SIGINT, SIGHUP or SIGQUIT (SIGUSR1: a status line).
 ///
 /// One wake-up, whatever woke it (touch, flip event, timer, sensor):
 /// 1. touch frames that arrived are handled at their own times (the content is advanced
@@ -47,6 +47,8 @@ public final class FrameLoop {
     private let started: Microseconds
     private var finished = false
     private var summary = FrameSummary()
+    /// Fingers that went down since the start.
+    public private(set) var touchesSeen = 0
 
     public init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, settings: FrameLoopSettings = FrameLoopSettings()) {
         self.loop = loop; self.clock = clock; self.log = log; self.content = content; self.settings = settings
@@ -58,16 +60,46 @@ public final class FrameLoop {
 
     // MARK: Starting
 
-    /// Ends the loop on SIGTERM or SIGINT (saying which), and after `seconds` if given.
+    /// Ends the loop on SIGTERM, SIGINT, SIGHUP or SIGQUIT (saying which), and after `seconds`
+    /// if given; on SIGUSR1 says how it is doing and goes on. All of them are taken through
+    /// the loop, so none can end the process with the console still in graphics mode (a
+    /// closed SSH session sends SIGHUP; Ctrl-\\ sends SIGQUIT).
     public func leaveOnSignals(orAfter seconds: Double? = nil) throws(SystemError) {
-        try loop.onSignals([SIGTERM, SIGINT]) { [unowned(unsafe) self] signal in
-            self.say("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): leaving")
+        try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1]) { [unowned(unsafe) self] signal in
+            if signal == SIGUSR1 {
+                self.say("SIGUSR1: " + self.statusLine())
+                return
+            }
+            self.say("\(FrameLoop.signalName(signal)): leaving")
             self.loop.stop()
         }
         guard let seconds, seconds.isFinite, seconds >= 0 else { return }
         let timer = try loop.addTimer { [unowned(unsafe) self] in self.loop.stop() }
         try timer.arm(after: Microseconds(min(seconds, 1e9) * 1e6))
         keepAlive.append(timer)
+    }
+
+    /// The signals that end the loop cleanly.
+    public static let leavingSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
+
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        case SIGQUIT: "SIGQUIT"
+        case SIGUSR1: "SIGUSR1"
+        default: "signal \(signal)"
+        }
+    }
+
+    /// What a technician asking with SIGUSR1 learns: what is showing, frames and touches since
+    /// start, the display and the memory in use.
+    func statusLine() -> String {
+        let seconds = Double(clock.now - started) / 1_000_000
+        var line = "showing \(content.summaryName), \(framesPresented) frames, \(touchesSeen) touches in \(fixed1(seconds)) s"
+        if let display { line += ", on \(display.name)" }
+        return line + ", RSS \(residentKilobytes() / 1024) MB"
     }
 
     /// Shows `content` on `display` from now on. `console` (a DRM display's VT) is given
@@ -132,7 +164,7 @@ public final class FrameLoop {
             let at = max(frame.time, content.now)
             content.advance(to: at)
             for e in frame.events {
-                if e.phase == .down { summary.touches += 1 }
+                if e.phase == .down { summary.touches += 1; touchesSeen += 1 }
                 recorder?.record(.touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y), at: at)
             }
             content.handle(frame)

@@ -24,6 +24,7 @@ let motionKioskCommandLine = ToolSpec(
     version: motionKioskVersion,
     subcommands: [
         CommandSpec(name: "run", abstract: "Run the kiosk (the default). Without a drivable display, plays each exhibit's demo on the virtual panel and writes previews.",
+                    discussion: "Leaves on SIGTERM, SIGINT, SIGHUP or SIGQUIT and gives the display and console back. SIGUSR1 logs one status line (what is showing, frames, touches, memory) and goes on.",
                     options: [OptionSpec("config", help: "Configuration file (default \(KioskConfiguration.defaultPath) when it exists, else built-in defaults).")]
                         + displayOptions + [
                         OptionSpec("exhibit", help: "Show only this exhibit, without a home control (overrides exhibits.locked)."),
@@ -70,9 +71,9 @@ let motionKioskCommandLine = ToolSpec(
         CommandSpec(name: "devices", abstract: "List DRM cards, connectors and modes (and which would be chosen), and input devices with their capabilities.",
                     options: displayOptions),
         CommandSpec(name: "pattern", abstract: "Show a test pattern: grid, corner markers, an arrow to the portrait top, colour bars, a dot under every finger.",
-                    discussion: "Logs one line per touch change (\"touch down id=0 x=240.0 y=400.0\", portrait pixels), the gestures the gesture layer recognises (\"gesture tap x=… y=…\", \"gesture pinch ended scale=…\"), and \"pattern: frame on screen\" once the first frame has been flipped to the display. Leaves on Escape, SIGTERM, SIGINT or after --seconds, and gives the console back.",
+                    discussion: "Logs one line per touch change (\"touch down id=0 x=240.0 y=400.0\", portrait pixels), the gestures the gesture layer recognises (\"gesture tap x=… y=…\", \"gesture pinch ended scale=…\"), and \"pattern: frame on screen\" once the first frame has been flipped to the display. Leaves on Escape, SIGTERM, SIGINT, SIGHUP, SIGQUIT or after --seconds, and gives the console back; SIGUSR1 logs a status line.",
                     options: displayOptions + [
-                        OptionSpec("seconds", help: "Leave after this many seconds (default: run until Escape, SIGTERM or SIGINT)."),
+                        OptionSpec("seconds", help: "Leave after this many seconds (default: run until Escape or a signal)."),
                         OptionSpec("frame-file", help: "Once the first frame is on screen, write the portrait frame to this file (binary PPM)."),
                         .flag("no-input", help: "Do not open input devices."),
                     ]),

@@ -180,6 +180,48 @@ import Testing
         #expect(!console.isGraphics)
     }
 
+    @Test(arguments: [SIGHUP, SIGQUIT, SIGINT])
+    func otherEndingSignalsAlsoGiveTheConsoleBack(signal: Int32) throws {
+        // A closed SSH session (SIGHUP) or Ctrl-\\ (SIGQUIT) must not leave the VT in graphics.
+        let events = VirtualEvents()
+        let (display, system, drm) = try fakeScanout(events: events)
+        let console = TextConsole(system: system, path: "/dev/tty1")
+        var said: [String] = []
+        var settings = quietSettings()
+        settings.say = { said.append($0) }
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: CountingContent(animatingFrames: 1_000_000), settings: settings)
+        try frames.leaveOnSignals()
+        try frames.start(display: display, console: console)
+        let kill = try frames.loop.addTimer { events.deliver(signal: signal) }
+        try kill.arm(after: 200_000)
+        try frames.run()
+        #expect(said.contains { $0.hasSuffix(": leaving") && $0.hasPrefix("SIG") })
+        #expect(drm.crtcSets.last?.fb == 42)
+        #expect(!console.isGraphics)
+    }
+
+    @Test func sigusr1SaysHowItIsDoingAndGoesOn() throws {
+        let events = VirtualEvents()
+        let (display, _, _) = try fakeScanout(events: events)
+        var said: [String] = []
+        var settings = quietSettings()
+        settings.say = { said.append($0) }
+        let content = CountingContent(animatingFrames: 60)
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: content, settings: settings)
+        try frames.leaveOnSignals()
+        try frames.start(display: display)
+        let ask = try frames.loop.addTimer { events.deliver(signal: SIGUSR1) }
+        try ask.arm(after: 500_000)
+        try frames.run()
+        // Still drawing after the question: all 60 frames, and one status line.
+        #expect(content.renders == 60)
+        let status = said.filter { $0.hasPrefix("SIGUSR1: showing counting, ") }
+        #expect(status.count == 1)
+        #expect(status.first?.contains(" frames, 0 touches in 0.5 s, on DRM card0") == true)
+    }
+
     @Test func replayJumpsOverIdleGaps() throws {
         // A checkpoint a day after the last touch costs no frames while nothing moves.
         let records: [TraceRecord] = [
