@@ -7,17 +7,49 @@ import Glibc
 /// Writes a trace to a file for `--record`. When the writer rolls, the full file moves aside
 /// to `<path>.1` (replacing an older one) and a fresh file starts, so a kiosk recording for
 /// months keeps at most two bounded files: the newest touches are always there.
+///
+/// Nothing recorded before is lost: an existing file is never truncated or appended to
+/// (the next free name is taken: `floor.jsonl` → `floor-1.jsonl`), a symbolic link is never
+/// followed, and as every file is created new (O_EXCL), two kiosks never share one.
 public final class TraceFileSink: TraceSink {
+    /// The file being written (the asked path, or the next free name after it).
     public let path: String
+    /// The path asked for, when it was taken and `path` is another name.
+    public let takenPath: String?
     private let system: any SystemCalls
     private var fd: Int32
+    private static let createFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
 
     public init(path: String, system: any SystemCalls = LinuxSystem.shared) throws(SystemError) {
-        self.path = path
         self.system = system
-        fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        var candidate = path
+        var attempt = 0
+        while true {
+            do throws(SystemError) {
+                fd = try system.open(candidate, flags: TraceFileSink.createFlags, mode: 0o644)
+                break
+            } catch let error where error.errno == EEXIST || error.errno == ELOOP {
+                attempt += 1
+                guard attempt < 1000 else {
+                    throw SystemError(errno: EEXIST, attempt: "record to \(path) (and \(TraceFileSink.name(path, 999)))")
+                }
+                candidate = TraceFileSink.name(path, attempt)
+            }
+        }
+        self.path = candidate
+        takenPath = candidate == path ? nil : path
     }
-    deinit { system.close(fd) }
+    deinit { if fd >= 0 { system.close(fd) } }
+
+    /// `floor.jsonl`, 2 → `floor-2.jsonl`; `floor` → `floor-2`.
+    static func name(_ path: String, _ n: Int) -> String {
+        let slash = path.lastIndex(of: "/")
+        let fileStart = slash.map { path.index(after: $0) } ?? path.startIndex
+        if let dot = path[fileStart...].lastIndex(of: "."), dot > fileStart {
+            return "\(path[..<dot])-\(n)\(path[dot...])"
+        }
+        return "\(path)-\(n)"
+    }
 
     public func write(_ text: String) throws(TraceWriteError) {
         let bytes = Array(text.utf8)
@@ -29,7 +61,7 @@ public final class TraceFileSink: TraceSink {
             switch written {
             case .success(let n) where n > 0: offset += n
             case .success: throw .sinkFailed("\(SystemError(errno: EIO, attempt: "write trace \(path)"))")
-            case .failure(let e): throw .sinkFailed("\(e)")
+            case .failure(let e): throw .sinkFailed("\(path): \(e)")
             }
         }
     }
@@ -39,7 +71,7 @@ public final class TraceFileSink: TraceSink {
         fd = -1
         do throws(SystemError) {
             try system.rename(path, to: path + ".1")
-            fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+            fd = try system.open(path, flags: TraceFileSink.createFlags, mode: 0o644)
         } catch {
             throw .sinkFailed("\(error)")
         }

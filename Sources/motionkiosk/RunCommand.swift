@@ -86,7 +86,8 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         header.shakeThreshold = sensorSettings.shakeThreshold
         header.stuckAfterMilliseconds = sensorSettings.stuckAfter.map { Double($0) / 1000 } ?? 0
         recording = (sink, header)
-        log.info("recording touches and sensor samples to \(record) (rolls to \(record).1 at \(recordLimit) MB)")
+        if let taken = sink.takenPath { log.warning("--record \(taken) exists and is kept; recording to \(sink.path)") }
+        log.info("recording touches and sensor samples to \(sink.path) (rolls to \(sink.path).1 at \(recordLimit) MB)")
     }
 
     let start: (any Display, TextConsole?) -> Void = { shown, console in

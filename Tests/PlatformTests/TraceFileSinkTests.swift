@@ -36,6 +36,39 @@ import Glibc
         #expect(try !TraceReader.records(in: previous, source: path + ".1").isEmpty)
     }
 
+    @Test func anExistingFileOrLinkIsNeverOverwrittenButTheNextFreeNameTaken() throws {
+        let dir = "/tmp/motionkiosk-record-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(dir, 0o755)
+        let path = dir + "/floor.jsonl"
+        let target = dir + "/precious.txt"
+        defer { for f in [path, dir + "/floor-1.jsonl", dir + "/floor-2.jsonl", target] { unlink(f) }; rmdir(dir) }
+        let f = fopen(path, "wb"); fputs("yesterday\n", f); fclose(f)
+        let first = try TraceFileSink(path: path)
+        #expect(first.path == dir + "/floor-1.jsonl" && first.takenPath == path)
+        try first.write("{\"t\":0,\"type\":\"checkpoint\",\"name\":\"a\"}\n")
+        #expect(read(path) == "yesterday\n")
+        // A second kiosk asking for the same file gets a third, its own.
+        let second = try TraceFileSink(path: path)
+        #expect(second.path == dir + "/floor-2.jsonl")
+        // A symbolic link planted at the path is not followed.
+        unlink(dir + "/floor-2.jsonl")
+        symlink(target, dir + "/floor-2.jsonl")
+        let g = fopen(target, "wb"); fputs("keep\n", g); fclose(g)
+        unlink(path); unlink(dir + "/floor-1.jsonl")
+        symlink(target, path)
+        let third = try TraceFileSink(path: path)
+        try third.write("x\n")
+        #expect(read(target) == "keep\n")
+        #expect(third.path == dir + "/floor-1.jsonl")
+        unlink(dir + "/floor-1.jsonl")
+    }
+
+    @Test func freeNamesKeepTheExtension() {
+        #expect(TraceFileSink.name("/var/log/floor.jsonl", 3) == "/var/log/floor-3.jsonl")
+        #expect(TraceFileSink.name("/var/lo.g/floor", 1) == "/var/lo.g/floor-1")
+        #expect(TraceFileSink.name(".hidden", 2) == ".hidden-2")
+    }
+
     @Test func unwritableFolderIsAnErrorNamingThePath() {
         #expect {
             _ = try TraceFileSink(path: "/nonexistent-folder/trace.jsonl")
