@@ -73,7 +73,7 @@ final class CountingSource: AccelerationSource, @unchecked Sendable {
         tree.addLIS3DH(raw: (0, 0, 1000))
         let clock = VirtualClock(start: 0)
         let lines = LogLines()
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: lines.log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: lines.log(clock: clock))
         #expect(sensors.accelerometer is BackgroundPolledSource)
         var got = 0
         for _ in 0..<500 where got == 0 {

@@ -40,7 +40,7 @@ import SystemFakes
         tree.write("sys/iio:device1/name", "bmp280\n")
         tree.write("sys/iio:device1/in_pressure_input", "101.325000\n")
         let clock = VirtualClock(start: 0)
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: LogLines().log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
         #expect(sensors.barometer?.device.name == "bmp280")
         #expect(sensors.service().altitudeChanged)
         #expect(sensors.altitude == 0)
@@ -59,7 +59,7 @@ import SystemFakes
         tree.write("sys/iio:device1/in_pressure_input", "100.0\n")
         let clock = VirtualClock(start: 0)
         let lines = LogLines()
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: lines.log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: lines.log(clock: clock))
         sensors.service()
         tree.remove("sys/iio:device1")
         clock.advance(by: 100_000)
@@ -82,7 +82,7 @@ import SystemFakes
         tree.write("sys/iio:device0/name", "odd\n")
         tree.write("sys/iio:device0/in_pressure_raw", "1000\n")
         tree.write("sys/iio:device0/in_pressure_scale", "0.1\n")
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let d = IIODeviceInfo.read(id: "iio:device0", paths: IIOPaths(sysfsRoot: tree.path("sys")), system: system)!
         let b = try IIOBarometer(device: d, system: system)
         #expect(try b.read(now: 0).kilopascals == 100)
@@ -98,7 +98,7 @@ import SystemFakes
         tree.write("sys/iio:device1/name", "bmp280\n")
         tree.write("sys/iio:device1/in_pressure_input", "101.3\n")
         tree.write("dev/i2c-1", "")
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         system.buses[tree.path("dev/i2c-1")] = [0x53: RegisterMapChip.adxl345(counts: (0, 0, 0))]
         system.boundAddresses[tree.path("dev/i2c-1")] = [0x18]
         let clock = VirtualClock()
@@ -110,7 +110,7 @@ import SystemFakes
         #expect(lines.contains { $0.contains("panel rotation 90") })
 
         let empty = TempTree()
-        let none = MotionSensors.deviceLines(configuration: configuration(empty), system: TestSystem(), clock: clock)
+        let none = MotionSensors.deviceLines(configuration: configuration(empty), system: FakeI2CSystem(), clock: clock)
         #expect(none.contains("accelerometer: none usable — fixed down gravity in use"))
         #expect(none.contains("barometer: none"))
     }

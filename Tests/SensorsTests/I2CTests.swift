@@ -7,12 +7,12 @@ import Syscalls
 
 @Suite struct I2CAccelerometerTests {
     /// A bus file in the temp /dev and the fake chip behind it.
-    func setUp(_ chips: [UInt8: RegisterMapChip], bound: Set<UInt8> = []) -> (TempTree, TestSystem, MotionSensorConfiguration) {
+    func setUp(_ chips: [UInt8: RegisterMapChip], bound: Set<UInt8> = []) -> (TempTree, FakeI2CSystem, MotionSensorConfiguration) {
         let tree = TempTree()
         let config = configuration(tree)
         tree.write("dev/i2c-1", "")
         tree.write("dev/i2c-0", "")  // an empty bus first
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         system.buses[tree.path("dev/i2c-0")] = [:]
         system.buses[tree.path("dev/i2c-1")] = chips
         system.boundAddresses[tree.path("dev/i2c-1")] = bound
@@ -66,7 +66,7 @@ import Syscalls
     @Test func probeSkipsKernelOwnedAddressesAndWrongIdentities() {
         let tree = TempTree()
         tree.write("dev/i2c-3", "")
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let path = tree.path("dev/i2c-3")
         let impostor = RegisterMapChip()
         impostor.registers[0x75] = 0x12  // not an MPU
@@ -138,7 +138,7 @@ import Syscalls
     @Test func smbusIoctlGoesThroughTheSeam() throws {
         let tree = TempTree()
         tree.write("dev/i2c-7", "")
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let path = tree.path("dev/i2c-7")
         let chip = RegisterMapChip()
         for i in 0..<32 { chip.registers[0x40 + i] = UInt8(i * 3) }

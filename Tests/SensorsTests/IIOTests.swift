@@ -79,7 +79,7 @@ import Syscalls
     @Test func readsTheLIS3DHLayoutAndRaisesTheRate() throws {
         let tree = TempTree()
         tree.addLIS3DH(raw: (0, 1000, -20))
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let paths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
         let devices = IIODeviceInfo.enumerate(paths: paths, system: system)
         #expect(devices.count == 1)
@@ -103,7 +103,7 @@ import Syscalls
         let tree = TempTree()
         tree.addLIS3DH(raw: (0, 0, 0))
         tree.write("sys/iio:device0/sampling_frequency_available", "[3 10 200]\n")
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let d = IIODeviceInfo.read(id: "iio:device0", paths: IIOPaths(sysfsRoot: tree.path("sys")), system: system)!
         let source = try IIOPolledAccelerometer(device: d, system: system, deviceRate: 50)
         #expect(tree.read("sys/iio:device0/sampling_frequency") == "53")
@@ -121,7 +121,7 @@ import Syscalls
         tree.write(dir + "in_accel_y_scale", "0.25\n")  // per-axis beats shared
         tree.write(dir + "in_accel_offset", "10\n")
         tree.write(dir + "in_accel_z_offset", "-300\n")
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let paths = IIOPaths(sysfsRoot: tree.path("sys"))
         func reading() throws -> Vec3 {
             let d = IIODeviceInfo.read(id: "iio:device2", paths: paths, system: system)!
@@ -158,7 +158,7 @@ import Syscalls
         let dir = "sys/iio:device0/"
         tree.write(dir + "name", "odd\n")
         for a in ["x", "y", "z"] { tree.write(dir + "in_accel_\(a)_raw", "1\n") }
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let d = IIODeviceInfo.read(id: "iio:device0", paths: IIOPaths(sysfsRoot: tree.path("sys")), system: system)!
         #expect(throws: IIOSetupError.self) { _ = try IIOPolledAccelerometer(device: d, system: system) }
     }
@@ -171,7 +171,7 @@ import Syscalls
         tree.write("sys/iio:device3/name", "tsl2561\n")
         tree.write("sys/iio:device3/in_illuminance0_input", "40\n")
         tree.write("sys/trigger0/name", "x\n")
-        let list = IIODeviceInfo.enumerate(paths: IIOPaths(sysfsRoot: tree.path("sys")), system: TestSystem())
+        let list = IIODeviceInfo.enumerate(paths: IIOPaths(sysfsRoot: tree.path("sys")), system: FakeI2CSystem())
         #expect(list.map(\.id) == ["iio:device2", "iio:device3", "iio:device10"])
         #expect(list.map(\.hasAccel) == [false, false, true])
         #expect(list.map(\.hasPressure) == [true, false, false])
@@ -182,7 +182,7 @@ import Syscalls
     @Test func setsUpTheBufferAndDecodesScans() throws {
         let tree = TempTree()
         tree.addLIS3DH(raw: (0, 0, 0), buffered: true)
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let paths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
         let d = IIODeviceInfo.read(id: "iio:device0", paths: paths, system: system)!
         #expect(d.hasBuffer)
@@ -237,7 +237,7 @@ import Syscalls
         tree.write(dir + "buffer/length", "0\n")
         tree.write(dir + "trigger/current_trigger", "odd-dev1\n")  // already chosen
         tree.writeBytes("dev/iio:device1", [])
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let paths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
         let d = IIODeviceInfo.read(id: "iio:device1", paths: paths, system: system)!
         let source = try IIOBufferedAccelerometer(device: d, paths: paths, system: system)
@@ -260,7 +260,7 @@ import Syscalls
         tree.addLIS3DH(raw: (0, 1000, 0), buffered: true, withTrigger: false)
         let clock = VirtualClock(start: 1_000_000)
         let lines = LogLines()
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: lines.log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: lines.log(clock: clock))
         #expect(sensors.accelerometer is IIOPolledAccelerometer)
         #expect(lines.lines.contains { $0.contains("buffered capture on iio:device0 lis3dh failed") && $0.contains("polling") })
         #expect(sensors.fileDescriptors.isEmpty)
@@ -275,7 +275,7 @@ import Syscalls
         let config = configuration(tree)
         tree.addLIS3DH(raw: (0, 0, 0), buffered: true)
         let clock = VirtualClock(start: 1_000_000)
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: LogLines().log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
         #expect(sensors.accelerometer is IIOBufferedAccelerometer)
         #expect(sensors.fileDescriptors.count == 1)
         #expect(sensors.nextDeadline == nil)  // nothing polled, no barometer, nothing lost

@@ -31,7 +31,7 @@ import Syscalls
         tree.addLIS3DH(raw: (0, 1000, 0))
         let clock = VirtualClock(start: 0)
         let lines = LogLines()
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let sensors = MotionSensors(configuration: config, system: system, clock: clock, log: lines.log(clock: clock))
         for _ in 0..<10 { sensors.service(); clock.advance(by: 20_000) }
         let upright = Vec2(0, 1000 * lis3dhKernelScale / standardGravity)
@@ -74,7 +74,7 @@ import Syscalls
         tree.addLIS3DH(raw: (0, 1000, 0))
         let clock = VirtualClock(start: 0)
         let lines = LogLines()
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: lines.log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: lines.log(clock: clock))
         var good = 0
         for _ in 0..<150 { good += sensors.service().samples.count; clock.advance(by: 20_000) }
         #expect(good == 50)  // 1 s of identical readings at 50 Hz, then dropped
@@ -106,7 +106,7 @@ import Syscalls
         tree.addLIS3DH(raw: (-1000, 0, 0))
         let clock = VirtualClock(start: 0)
         let lines = LogLines()
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: lines.log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: lines.log(clock: clock))
         sensors.service()
         #expect(near(sensors.worldGravity, Vec2(1000 * lis3dhKernelScale / standardGravity, 0), 1e-12))
 
@@ -147,7 +147,7 @@ import Syscalls
         let config = configuration(tree)  // nothing plugged in at start
         let clock = VirtualClock(start: 0)
         let lines = LogLines()
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: lines.log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: lines.log(clock: clock))
         #expect(sensors.isFallingBack)
         #expect(lines.lines.contains { $0.contains("no accelerometer found") })
         #expect(sensors.nextDeadline == 1_000_000)
@@ -166,7 +166,7 @@ import Syscalls
         let tree = TempTree()
         let config = configuration(tree)
         let clock = VirtualClock(start: 10_000_000)
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let sensors = MotionSensors(configuration: config, system: system, clock: clock, log: LogLines().log(clock: clock))
         sensors.rescan()
         tree.addLIS3DH(raw: (0, 1000, 0))
@@ -184,7 +184,7 @@ import Syscalls
         let config = configuration(tree)
         tree.addLIS3DH(raw: (0, 0, 0), buffered: true)
         let clock = VirtualClock(start: 0)
-        let system = TestSystem()
+        let system = FakeI2CSystem()
         let lines = LogLines()
         let sensors = MotionSensors(configuration: config, system: system, clock: clock, log: lines.log(clock: clock))
         #expect(sensors.fileDescriptors.count == 1)
@@ -203,7 +203,7 @@ import Syscalls
         var config = MotionSensorConfiguration()
         config.accelerometer = .arrowKeys
         config.barometer = false
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: LogLines().log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
         #expect(sensors.nextDeadline == nil)  // no wake-ups of its own
         sensors.service()
         #expect(near(sensors.worldGravity, Vec2(0, 1), 1e-12))
@@ -243,7 +243,7 @@ import Syscalls
         var config = MotionSensorConfiguration()
         config.accelerometer = .replay(samples, loops: false)
         config.barometer = false
-        let sensors = MotionSensors(configuration: config, system: TestSystem(), clock: clock, log: LogLines().log(clock: clock))
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
         var shakes = 0, count = 0
         for _ in 0..<300 {
             let u = sensors.service()
