@@ -70,6 +70,8 @@ enum ConfigSchema {
                   defaultText: "true") { c, v throws(ValueProblem) in c.input.mouseAsFinger = try boolean(v) },
         ConfigKey(table: "input", name: "arrow_keys_tilt", doc: "Arrow keys tilt the picture when no accelerometer is fitted.",
                   defaultText: "true") { c, v throws(ValueProblem) in c.input.arrowKeysTilt = try boolean(v) },
+        ConfigKey(table: "input", name: "escape_leaves", doc: "terminal | always | never. When Escape on a keyboard ends the kiosk: terminal = only when started from a terminal, never as the service (a visitor's keyboard cannot end it).",
+                  defaultText: "\"terminal\"") { c, v throws(ValueProblem) in c.input.escapeLeaves = try choice(v) },
 
         ConfigKey(table: "sensors", name: "source", doc: "auto | iio | i2c | keys | none. auto tries IIO, then the userspace I2C drivers, then fixed \"down\" gravity.",
                   defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.source = try choice(v) },

@@ -45,6 +45,23 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var seat = "seat0"
         public var mouseAsFinger = true
         public var arrowKeysTilt = true
+        public var escapeLeaves = EscapeLeaves.terminal
+    }
+
+    /// When Escape ends the kiosk. On a stand anyone can plug in a keyboard, so by default
+    /// only a run from a terminal (a technician at a shell) leaves on Escape, never the service.
+    public enum EscapeLeaves: String, CaseIterable, Sendable {
+        case terminal, always, never
+
+        /// Whether Escape leaves, for a process whose standard input is (or is not) a
+        /// terminal and that is (or is not) running as the systemd service.
+        public func allows(standardInputIsTerminal: Bool, runningAsService: Bool) -> Bool {
+            switch self {
+            case .always: true
+            case .never: false
+            case .terminal: standardInputIsTerminal && !runningAsService
+            }
+        }
     }
 
     public struct Sensors: Equatable, Sendable {

@@ -47,6 +47,7 @@ public final class FrameLoop {
     private let started: Microseconds
     private var finished = false
     private var summary = FrameSummary()
+    private var escapeRefusalSaid = false
     /// Fingers that went down since the start.
     public private(set) var touchesSeen = 0
 
@@ -171,7 +172,11 @@ public final class FrameLoop {
         case .key(let k):
             guard k.pressed, let command = k.command else { return }
             switch command {
-            case .leave: if settings.escapeLeaves { say("Escape: leaving"); loop.stop() }
+            case .leave:
+                if settings.escapeLeaves { say("Escape: leaving"); loop.stop() } else if !escapeRefusalSaid {
+                    escapeRefusalSaid = true
+                    say("Escape pressed: the kiosk goes on (input.escape_leaves: Escape leaves only a run from a terminal)")
+                }
             case .tiltLeft: sensors?.arrowKeys?.press(.left)
             case .tiltRight: sensors?.arrowKeys?.press(.right)
             case .tiltUp: sensors?.arrowKeys?.press(.up)

@@ -104,6 +104,23 @@ import Sensors
         #expect(c.logging.level == .debug)
     }
 
+    @Test func escapeLeavesOnlyATerminalRunByDefault() throws {
+        // A visitor's keyboard on a stand (the service) cannot end the kiosk; a technician at a
+        // shell can. Unless the configuration says otherwise.
+        let byDefault = KioskConfiguration().input.escapeLeaves
+        #expect(byDefault == .terminal)
+        #expect(byDefault.allows(standardInputIsTerminal: true, runningAsService: false))
+        #expect(!byDefault.allows(standardInputIsTerminal: true, runningAsService: true))
+        #expect(!byDefault.allows(standardInputIsTerminal: false, runningAsService: false))
+        let never = try KioskConfiguration.parse("[input]\nescape_leaves = \"never\"\n", file: "t.toml")
+        #expect(!never.input.escapeLeaves.allows(standardInputIsTerminal: true, runningAsService: false))
+        let always = try KioskConfiguration.parse("[input]\nescape_leaves = \"always\"\n", file: "t.toml")
+        #expect(always.input.escapeLeaves.allows(standardInputIsTerminal: false, runningAsService: true))
+        #expect {
+            _ = try KioskConfiguration.parse("[input]\nescape_leaves = \"termnal\"\n", file: "t.toml")
+        } throws: { "\($0)".contains("t.toml:2") && "\($0)".contains("did you mean 'terminal'") }
+    }
+
     @Test func unknownKeySuggestsNearest() {
         do {
             _ = try KioskConfiguration.parse("[display]\nrotaton = \"90\"\n", file: "/etc/motionkiosk/config.toml")

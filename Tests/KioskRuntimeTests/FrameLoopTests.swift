@@ -222,6 +222,31 @@ import Testing
         #expect(status.first?.contains(" frames, 0 touches in 0.5 s, on DRM card0") == true)
     }
 
+    @Test(arguments: [true, false])
+    func escapeEndsTheLoopOnlyWhereAllowed(escapeLeaves: Bool) throws {
+        let events = VirtualEvents()
+        var said: [String] = []
+        var settings = quietSettings()
+        settings.say = { said.append($0) }
+        settings.escapeLeaves = escapeLeaves
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: CountingContent(animatingFrames: 0), settings: settings)
+        try frames.leaveOnSignals(orAfter: 5)
+        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
+        let keyboard = ScriptedTouchscreen(events: events)
+        keyboard.key(1, at: 1_000_000)   // KEY_ESC
+        keyboard.key(1, at: 2_000_000)
+        try frames.attachInput(keyboard)
+        try frames.run()
+        if escapeLeaves {
+            #expect(said.contains("Escape: leaving") && events.now < 1_100_000)
+        } else {
+            // The visitor's Escape is noted once, and the kiosk runs on to its end.
+            #expect(said.filter { $0.hasPrefix("Escape pressed: the kiosk goes on") }.count == 1)
+            #expect(events.now >= 5_000_000)
+        }
+    }
+
     @Test func replayJumpsOverIdleGaps() throws {
         // A checkpoint a day after the last touch costs no frames while nothing moves.
         let records: [TraceRecord] = [

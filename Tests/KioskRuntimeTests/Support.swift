@@ -33,6 +33,13 @@ final class ScriptedTouchscreen: InputEventSource {
         events.makeReadable(fd, at: at)
     }
 
+    /// A key of a keyboard (evdev code) pressed and released at `time`.
+    func key(_ code: UInt32, at time: Microseconds) {
+        let t = UInt64(time)
+        batches.append((time, [.key(device: 2, code: code, pressed: true, time: t), .key(device: 2, code: code, pressed: false, time: t + 50_000)]))
+        events.makeReadable(fd, at: time)
+    }
+
     func readEvents(panelWidth: Int, panelHeight: Int) -> [RawInputEvent] {
         var out: [RawInputEvent] = []
         while let first = batches.first, first.delivered <= events.now {
