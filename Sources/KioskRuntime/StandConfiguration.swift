@@ -4,6 +4,7 @@ import KioskConfig
 import Platform
 import Raster
 import Sensors
+import Trace
 
 /// What a stand's configuration file means to the runtime.
 extension KioskConfiguration {
@@ -61,5 +62,23 @@ extension KioskConfiguration {
         s.virtualHeight = display.virtualSize.height
         s.seat = input.seat
         return s
+    }
+}
+
+extension TraceHeader {
+    /// What a recording must carry for `replay` to run as the stand ran: the exhibit, its
+    /// timers and seed, and the settings that shape motion (the screen is added once the
+    /// display is chosen).
+    public init(kiosk settings: KioskApp.Settings, motion: MotionSensorConfiguration) {
+        self.init()
+        exhibit = settings.locked ?? "launcher"
+        locked = settings.locked != nil
+        idleMilliseconds = settings.idleTimeout.map { Double($0) / 1000 } ?? 0
+        attractMilliseconds = settings.attractAfter.map { Double($0) / 1000 } ?? 0
+        seed = settings.seed
+        mount = motion.board.description
+        gravityTimeConstantMilliseconds = motion.gravityTimeConstant * 1000
+        shakeThreshold = motion.shakeThreshold
+        stuckAfterMilliseconds = motion.stuckAfter.map { Double($0) / 1000 } ?? 0
     }
 }

@@ -77,17 +77,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     if let record = c.string("record") {
         let sink: TraceFileSink
         do { sink = try TraceFileSink(path: record) } catch { throw KioskError("--record \(record): \(error)") }
-        var header = TraceHeader()
-        header.exhibit = settings.locked ?? "launcher"
-        header.locked = settings.locked != nil
-        header.idleMilliseconds = settings.idleTimeout.map { Double($0) / 1000 } ?? 0
-        header.attractMilliseconds = settings.attractAfter.map { Double($0) / 1000 } ?? 0
-        header.seed = settings.seed
-        header.mount = sensorSettings.board.description
-        header.gravityTimeConstantMilliseconds = sensorSettings.gravityTimeConstant * 1000
-        header.shakeThreshold = sensorSettings.shakeThreshold
-        header.stuckAfterMilliseconds = sensorSettings.stuckAfter.map { Double($0) / 1000 } ?? 0
-        recording = (sink, header)
+        recording = (sink, TraceHeader(kiosk: settings, motion: sensorSettings))
         if let taken = sink.takenPath { log.warning("--record \(taken) exists and is kept; recording to \(sink.path)") }
         log.info("recording touches and sensor samples to \(sink.path) (rolls to \(sink.path).1 at \(recordLimit) MB)")
     }
