@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Geometry
 import Platform
 import Raster
 import Sensors
