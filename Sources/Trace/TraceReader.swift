@@ -30,6 +30,8 @@ public struct TraceReader {
     /// The settings the header named (empty for a trace without one).
     public private(set) var header = TraceHeader()
     private var sawContent = false
+    /// Whether the line that failed was no JSON object at all (as a line cut short is).
+    private var lineIsNotJSON = false
     private var lastTime: Double?
 
     public init(source: String = "trace") { self.source = source }
@@ -39,13 +41,24 @@ public struct TraceReader {
         try trace(in: text, source: source).records
     }
 
-    /// Parses the whole text: the header's settings and the records.
-    public static func trace(in text: String, source: String = "trace") throws(TraceError) -> (header: TraceHeader, records: [TraceRecord]) {
+    /// Parses the whole text: the header's settings and the records. Given `warn`, a last line
+    /// that is cut short (no newline after it, and no JSON object: a recording stopped by a full
+    /// disk or a power cut) is left out with a warning, so the trace replays up to its last
+    /// whole line; without it, such a line is an error like any other.
+    public static func trace(in text: String, source: String = "trace",
+                             warn: ((String) -> Void)? = nil) throws(TraceError) -> (header: TraceHeader, records: [TraceRecord]) {
         var reader = TraceReader(source: source)
         var records: [TraceRecord] = []
         // "\r\n" is a single Character in Swift, so it is a separator of its own.
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            if let record = try reader.read(line: line) { records.append(record) }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        let endsWithNewline = text.last == "\n" || text.last == "\r\n"
+        for (index, line) in lines.enumerated() {
+            do throws(TraceError) {
+                if let record = try reader.read(line: line) { records.append(record) }
+            } catch {
+                guard let warn, index == lines.count - 1, !endsWithNewline, reader.lineIsNotJSON else { throw error }
+                warn("\(source):\(reader.lineNumber): the last line is cut short (\(line.utf8.count) bytes, no newline); replaying up to the line before")
+            }
         }
         return (reader.header, records)
     }
@@ -63,6 +76,7 @@ public struct TraceReader {
         do {
             members = try FlatJSONParser.parseObject(line)
         } catch {
+            lineIsNotJSON = true
             throw problem(error.message)
         }
         let object = FieldReader(members: members)

@@ -44,7 +44,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
             printError("\(trace): \(error)")
             return 2
         }
-        do { (header, records) = try TraceReader.trace(in: text, source: trace) } catch {
+        do { (header, records) = try TraceReader.trace(in: text, source: trace, warn: { printError("warning: \($0)") }) } catch {
             printError(error.description)
             return 2
         }

@@ -22,6 +22,30 @@ struct TraceReadingTests {
         ])
     }
 
+    @Test("a last line cut short by a full disk is left out with a warning; elsewhere it is an error")
+    func tornLastLine() throws {
+        let whole = "{\"t\":10,\"type\":\"touch\",\"phase\":\"down\",\"id\":0,\"x\":1,\"y\":2}\n"
+            + "{\"t\":20,\"type\":\"touch\",\"phase\":\"up\",\"id\":0,\"x\":1,\"y\":2}\n"
+        let torn = whole + "{\"t\":30,\"type\":\"touch\",\"pha"
+        var warnings: [String] = []
+        let read = try TraceReader.trace(in: torn, source: "floor.jsonl", warn: { warnings.append($0) })
+        #expect(read.records.count == 2)
+        #expect(warnings.count == 1 && warnings.first?.hasPrefix("floor.jsonl:3: the last line is cut short") == true)
+        // The same broken line anywhere else, or with its newline, is a broken trace; and a
+        // reader that asked for no warnings gets the error.
+        #expect(throws: TraceError.self) { try TraceReader.trace(in: torn + "\n", source: "floor.jsonl", warn: { _ in }) }
+        #expect(throws: TraceError.self) {
+            try TraceReader.trace(in: "{\"t\":30,\"type\":\"touch\",\"pha\n" + whole, source: "floor.jsonl", warn: { _ in })
+        }
+        #expect(throws: TraceError.self) { try TraceReader.trace(in: torn, source: "floor.jsonl") }
+        // A whole line with a wrong value is no torn line.
+        #expect(throws: TraceError.self) {
+            try TraceReader.trace(in: whole + "{\"t\":30,\"type\":\"tilt\"}", source: "floor.jsonl", warn: { _ in })
+        }
+        // A whole last line without a newline is simply the last record.
+        #expect(try TraceReader.trace(in: String(whole.dropLast()), source: "x").records.count == 2)
+    }
+
     @Test("without a header the trace is version 1; blank lines, comments, CRLF and spaces are fine")
     func lenientWhitespace() throws {
         var reader = TraceReader()
