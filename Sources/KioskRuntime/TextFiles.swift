@@ -2,22 +2,50 @@
 import Glibc
 #endif
 
-/// Reads a whole text file; throws a message with the reason (missing, permission).
-public func readTextFile(_ path: String) throws(TextFileError) -> String {
-    guard let f = fopen(path, "rb") else { throw TextFileError(reason: String(cString: strerror(errno))) }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
-        if n < chunk.count {
-            if ferror(f) != 0 { throw TextFileError(reason: String(cString: strerror(errno))) }
-            break
-        }
+/// The largest file each kind of text may be: far above any real one, far below what
+/// would exhaust a stand's memory.
+public enum TextFileLimit {
+    /// A configuration file (the default one is about 5 kB).
+    public static let configuration = 1 << 20
+    /// A trace: `--record` rolls at this size at most (16 MB by default), so every recorded
+    /// trace replays; replay holds it in memory.
+    public static let trace = 1024 << 20
+}
+
+/// Reads a whole text file of at most `limit` bytes; throws the reason (missing, permission,
+/// not a regular file, too large, not UTF-8). Never blocks: a FIFO or a device is refused
+/// before anything is read from it.
+public func readTextFile(_ path: String, limit: Int = TextFileLimit.configuration) throws(TextFileError) -> String {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { throw TextFileError(reason: String(cString: strerror(errno))) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw TextFileError(reason: String(cString: strerror(errno))) }
+    let kind = info.st_mode & S_IFMT
+    guard kind == S_IFREG else {
+        let what = kind == S_IFDIR ? "a directory" : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR ? "a character device"
+            : kind == S_IFBLK ? "a block device" : kind == S_IFSOCK ? "a socket" : "not a file"
+        throw TextFileError(reason: "is \(what), not a regular file")
     }
+    guard info.st_size <= limit else { throw TextFileError(reason: "is \(megabytes(Int(info.st_size))), more than the \(megabytes(limit)) allowed") }
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    var filled = 0
+    while filled < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw TextFileError(reason: String(cString: strerror(errno)))
+        }
+        if n == 0 { break }   // shorter than it was a moment ago
+        filled += n
+    }
+    bytes.removeSubrange(filled...)
     guard let text = String(validating: bytes, as: UTF8.self) else { throw TextFileError(reason: "not UTF-8 text") }
     return text
+}
+
+private func megabytes(_ bytes: Int) -> String {
+    bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes) bytes"
 }
 
 public struct TextFileError: Error, CustomStringConvertible {

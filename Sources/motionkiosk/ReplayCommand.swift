@@ -40,7 +40,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     } else {
         guard let trace else { printError("no trace file given (or use --demo NAME)"); return 2 }
         let text: String
-        do { text = try readTextFile(trace) } catch {
+        do { text = try readTextFile(trace, limit: TextFileLimit.trace) } catch {
             printError("\(trace): \(error)")
             return 2
         }

@@ -23,7 +23,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     do throws(CommandLineError) {
         exhibit = try c.nonEmpty("exhibit")
         seed = try c.unsigned("seed")
-        recordLimit = try c.integer("record-limit-mb", in: 1...4096) ?? 16
+        recordLimit = try c.integer("record-limit-mb", in: 1...(TextFileLimit.trace >> 20)) ?? 16
         seconds = try c.number("seconds", in: 0...31_536_000)
         _ = try c.nonEmpty("record"); _ = try c.nonEmpty("preview-dir"); _ = try c.nonEmpty("frame-file"); _ = try c.nonEmpty("state-file")
     } catch { throw KioskError(error.message) }
