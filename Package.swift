@@ -7,7 +7,12 @@ import PackageDescription
 // The seam to the system: only Syscalls depends on the C library targets (CSystem, CDRM,
 // CInput), and Raster on CFreeType and CPNG for fonts and PNG files. Platform and Sensors
 // reach the kernel through Syscalls' protocols, which the tests replace (SystemFakes).
-let optimize: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+// Release builds check bounds and overflow everywhere except Raster's inner loops (and the
+// bench, which measures them as shipped): there -Ounchecked is measured need — checked,
+// circles go from 0.20 to 0.23 of cairo's time and squares from 0.22 to 0.26 (x86_64, same
+// run) — and Canvas's public entry points clip and reject non-finite geometry before any
+// loop runs. The Embedded ARM builds (board/cross) are checked throughout.
+let rasterUnchecked: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "MotionKiosk",
@@ -35,12 +40,12 @@ let package = Package(
         .target(name: "CBox2DScene", path: "Sources/CShims/CBox2DScene",
                 linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("stdc++")]),
 
-        .target(name: "Geometry", swiftSettings: optimize),
+        .target(name: "Geometry"),
         .target(name: "KioskConfig", dependencies: ["Sensors"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
-        .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CPNG"], swiftSettings: optimize),
-        .target(name: "Dynamics", dependencies: ["Geometry"], swiftSettings: optimize),
+        .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CPNG"], swiftSettings: rasterUnchecked),
+        .target(name: "Dynamics", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry"]),
         .target(name: "Trace", dependencies: ["Geometry"]),
         .target(name: "Sensors", dependencies: ["Geometry", "Syscalls", "Diagnostics"]),
@@ -59,7 +64,7 @@ let package = Package(
                           dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits", "KioskRuntime", "CommandLineParser"]),
         .executableTarget(name: "motionkiosk-bench",
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics"],
-                          swiftSettings: optimize),
+                          swiftSettings: rasterUnchecked),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors"]),
         .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "KioskRuntime", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),

@@ -194,6 +194,16 @@ public final class Canvas {
 
     // MARK: Anti-aliased shapes
 
+    /// How far from the origin, in pixels, a shape's outline may reach and still be drawn:
+    /// the rasterizer's index arithmetic (built -Ounchecked) is safe well beyond it, and no
+    /// screen comes near it. Geometry beyond it, or not finite, is turned away (not drawn).
+    public static let reach = 16_777_216.0
+
+    /// Whether `p`, grown by `margin` on every side, lies within `reach` (false for NaN).
+    @inline(__always) static func withinReach(_ p: Vec2, margin: Double = 0) -> Bool {
+        abs(p.x) + margin <= reach && abs(p.y) + margin <= reach
+    }
+
     /// An axis-aligned rectangle at sub-pixel position, anti-aliased edges.
     public func fillRect(_ rect: Rect, color: Color) {
         fillRect(rect, transform: .identity, color: color)
@@ -209,7 +219,7 @@ public final class Canvas {
 
     /// A filled disc; any radius from a fraction of a pixel to far beyond the screen.
     public func fillCircle(center: Vec2, radius: Double, color: Color) {
-        guard color.a > 0, radius > 0, radius.isFinite, center.isFinite else { return }
+        guard color.a > 0, radius > 0, Canvas.withinReach(center, margin: radius) else { return }
         // Wholly outside: nothing to do (and no vertices to make).
         if center.x + radius <= 0 || center.y + radius <= 0 || center.x - radius >= Double(width)
             || center.y - radius >= Double(height) { return }
@@ -220,7 +230,7 @@ public final class Canvas {
 
     /// A ring centred on the circle of `radius`, `lineWidth` wide (a stroked circle).
     public func strokeCircle(center: Vec2, radius: Double, lineWidth: Double, color: Color) {
-        guard color.a > 0, radius > 0, lineWidth > 0, radius.isFinite, lineWidth.isFinite, center.isFinite
+        guard color.a > 0, radius > 0, lineWidth > 0, Canvas.withinReach(center, margin: radius + lineWidth)
         else { return }
         let outer = radius + lineWidth / 2, inner = radius - lineWidth / 2
         if inner <= 0 { fillCircle(center: center, radius: outer, color: color); return }
@@ -239,7 +249,7 @@ public final class Canvas {
 
     /// A straight segment `width` wide with square-cut (butt) ends.
     public func drawLine(from a: Vec2, to b: Vec2, width: Double, color: Color) {
-        guard color.a > 0, width > 0, width.isFinite, a.isFinite, b.isFinite else { return }
+        guard color.a > 0, width > 0, Canvas.withinReach(a, margin: width), Canvas.withinReach(b, margin: width) else { return }
         let d = b - a
         let length = d.length
         guard length > 0 else { return }
@@ -250,7 +260,7 @@ public final class Canvas {
     /// A closed polygon, non-zero winding (edges between consecutive points and back to the first).
     public func fillPolygon(_ points: [Vec2], color: Color) {
         guard color.a > 0, points.count >= 3 else { return }
-        for p in points where !p.isFinite { return }
+        for p in points where !Canvas.withinReach(p) { return }
         beginFill()
         var prev = points[points.count - 1]
         for p in points {
@@ -263,7 +273,7 @@ public final class Canvas {
     // MARK: Outlines
 
     func fillQuad(_ p0: Vec2, _ p1: Vec2, _ p2: Vec2, _ p3: Vec2, _ color: Color) {
-        guard p0.isFinite && p1.isFinite && p2.isFinite && p3.isFinite else { return }
+        guard Canvas.withinReach(p0) && Canvas.withinReach(p1) && Canvas.withinReach(p2) && Canvas.withinReach(p3) else { return }
         let v = vertices
         v[0] = SIMD2(p0.x, p0.y); v[1] = SIMD2(p1.x, p1.y); v[2] = SIMD2(p2.x, p2.y); v[3] = SIMD2(p3.x, p3.y)
         fillConvex(4, color)
