@@ -194,10 +194,12 @@ public final class Canvas {
 
     // MARK: Anti-aliased shapes
 
-    /// How far from the origin, in pixels, a shape's outline may reach and still be drawn:
-    /// the rasterizer's index arithmetic (built -Ounchecked) is safe well beyond it, and no
-    /// screen comes near it. Geometry beyond it, or not finite, is turned away (not drawn).
-    public static let reach = 16_777_216.0
+    /// How far from the origin, in pixels, a shape's outline may reach and still be drawn.
+    /// Shapes far larger than the canvas are clipped exactly (rows and columns are counted on
+    /// the canvas, clamped before any Int), but differences of coordinates near Double's
+    /// limit overflow to infinity and then NaN, which no Int conversion survives: geometry
+    /// beyond ±1e300 px, or not finite, is turned away (not drawn).
+    public static let reach = 1e300
 
     /// Whether `p`, grown by `margin` on every side, lies within `reach` (false for NaN).
     @inline(__always) static func withinReach(_ p: Vec2, margin: Double = 0) -> Bool {
