@@ -21,10 +21,14 @@ public func readTextFile(_ path: String, limit: Int = TextFileLimit.configuratio
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw TextFileError(reason: String(cString: strerror(errno))) }
-    let kind = info.st_mode & S_IFMT
-    guard kind == S_IFREG else {
-        let what = kind == S_IFDIR ? "a directory" : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR ? "a character device"
-            : kind == S_IFBLK ? "a block device" : kind == S_IFSOCK ? "a socket" : "not a file"
+    // The S_IF* constants import as Int32 or mode_t depending on the Glibc module: compare
+    // as plain 32-bit patterns.
+    func bits<T: BinaryInteger>(_ v: T) -> UInt32 { UInt32(truncatingIfNeeded: v) }
+    let kind = bits(info.st_mode) & bits(S_IFMT)
+    guard kind == bits(S_IFREG) else {
+        let what = kind == bits(S_IFDIR) ? "a directory" : kind == bits(S_IFIFO) ? "a FIFO"
+            : kind == bits(S_IFCHR) ? "a character device" : kind == bits(S_IFBLK) ? "a block device"
+            : kind == bits(S_IFSOCK) ? "a socket" : "not a file"
         throw TextFileError(reason: "is \(what), not a regular file")
     }
     guard info.st_size <= limit else { throw TextFileError(reason: "is \(megabytes(Int(info.st_size))), more than the \(megabytes(limit)) allowed") }
