@@ -12,7 +12,8 @@ import Trace
 /// The kiosk's runtime: one loop that the stand (`run`), the test pattern (`pattern`),
 /// `replay` and the tests all drive. It owns the display and its pacing, touch input,
 /// motion sensors, the clock, the console, systemd's readiness and watchdog, the recorder,
-/// first-frame and summary logging, and leaving on SIGTERM, SIGINT, SIGHUP or SIGQUIT (SIGUSR1: a status line).
+/// first-frame and summary logging, and leaving on SIGTERM, SIGINT, SIGHUP or SIGQUIT
+/// (SIGUSR1: a status line).
 ///
 /// One wake-up, whatever woke it (touch, flip event, timer, sensor):
 /// 1. touch frames that arrived are handled at their own times (the content is advanced
@@ -64,7 +65,7 @@ public final class FrameLoop {
     /// Ends the loop on SIGTERM, SIGINT, SIGHUP or SIGQUIT (saying which), and after `seconds`
     /// if given; on SIGUSR1 says how it is doing and goes on. All of them are taken through
     /// the loop, so none can end the process with the console still in graphics mode (a
-    /// closed SSH session sends SIGHUP; Ctrl-\\ sends SIGQUIT).
+    /// closed SSH session sends SIGHUP; Ctrl-\ sends SIGQUIT).
     public func leaveOnSignals(orAfter seconds: Double? = nil) throws(SystemError) {
         try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1]) { [unowned(unsafe) self] signal in
             if signal == SIGUSR1 {
@@ -89,7 +90,6 @@ public final class FrameLoop {
         case SIGINT: "SIGINT"
         case SIGHUP: "SIGHUP"
         case SIGQUIT: "SIGQUIT"
-        case SIGUSR1: "SIGUSR1"
         default: "signal \(signal)"
         }
     }
@@ -175,7 +175,7 @@ public final class FrameLoop {
             case .leave:
                 if settings.escapeLeaves { say("Escape: leaving"); loop.stop() } else if !escapeRefusalSaid {
                     escapeRefusalSaid = true
-                    say("Escape pressed: the kiosk goes on (input.escape_leaves: Escape leaves only a run from a terminal)")
+                    say("Escape pressed: the kiosk goes on (input.escape_leaves)")
                 }
             case .tiltLeft: sensors?.arrowKeys?.press(.left)
             case .tiltRight: sensors?.arrowKeys?.press(.right)

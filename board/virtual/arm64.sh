@@ -132,21 +132,14 @@ mkdir -p "$STAGE/usr/share/fonts/truetype"
 cp -a "$ROOTFS/usr/share/libinput" "$ROOTFS/usr/share/libwacom" "$STAGE/usr/share/"
 cp -a "$ROOTFS/usr/share/fonts/truetype/dejavu" "$STAGE/usr/share/fonts/truetype/"
 cp "$WORK/guest-touch" "$STAGE/usr/local/bin/"
-printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$STAGE/etc/passwd"
-printf 'root:x:0:\ntty:x:5:\nvideo:x:44:\ninput:x:105:\nrender:x:106:\nnogroup:x:65534:\n' > "$STAGE/etc/group"
+stage_users "$STAGE"
 cp "$HERE/guest-init.sh" "$STAGE/init" && chmod 755 "$STAGE/init"
 cp "$HERE/guest-stages.sh" "$STAGE/guest-stages.sh"
 # Kernel modules with their dependencies, and the stub.
-MODULES="virtio_pci virtio_gpu virtio_input virtio_console evdev uinput 9pnet_virtio 9p i2c_dev st_accel_i2c"
-for m in $MODULES; do
-    modprobe -d "$KDIR" -S "$ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-done | sort -u | while read -r ko; do
-    rel=${ko#"$KDIR"}
-    mkdir -p "$STAGE$(dirname "$rel")" && cp "$ko" "$STAGE$rel"
-done
+stage_kernel_modules "$STAGE" "$KDIR" "$ABI" virtio_pci virtio_gpu virtio_input virtio_console evdev uinput \
+    9pnet_virtio 9p i2c_dev st_accel_i2c
 mkdir -p "$STAGE/lib/modules/$ABI/extra"
 cp "$STUB/smbus-stub.ko" "$STAGE/lib/modules/$ABI/extra/"
-cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$STAGE/lib/modules/$ABI/" 2>/dev/null || true
 depmod -b "$STAGE" "$ABI"
 INITRD=$WORK/initrd.img
 (cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet | zstd -3 -q -f -o "$INITRD")

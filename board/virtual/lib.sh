@@ -28,3 +28,25 @@ fetch_kernel() {
         depmod -b "$KDIR" "$ABI"
     fi
 }
+
+# Copies kernel modules (names after the third argument) with their dependencies from the
+# unpacked kernel $2 (ABI $3) into the initramfs stage $1, with the module index files; the
+# caller runs depmod once its own modules are in.
+stage_kernel_modules() {
+    local stage=$1 kdir=$2 abi=$3 m ko rel
+    shift 3
+    for m in "$@"; do
+        modprobe -d "$kdir" -S "$abi" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+    done | sort -u | while read -r ko; do
+        rel=${ko#"$kdir"}
+        mkdir -p "$stage$(dirname "$rel")" && cp "$ko" "$stage$rel"
+    done
+    cp "$kdir/lib/modules/$abi"/modules.{order,builtin,builtin.modinfo} "$stage/lib/modules/$abi/" 2>/dev/null || true
+}
+
+# The guest's users and groups: root, nobody (the "missing groups" check runs as nobody),
+# and the groups that own the kiosk's devices.
+stage_users() {
+    printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$1/etc/passwd"
+    printf 'root:x:0:\ntty:x:5:\nvideo:x:44:\ninput:x:105:\nrender:x:106:\nnogroup:x:65534:\n' > "$1/etc/group"
+}

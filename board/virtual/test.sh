@@ -81,16 +81,9 @@ if [ ! -f "$BASE" ]; then
     mkdir -p "$STAGE/usr/share"
     cp -a /usr/share/libinput "$STAGE/usr/share/"
     [ -d /usr/share/libwacom ] && cp -a /usr/share/libwacom "$STAGE/usr/share/"
-    printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$STAGE/etc/passwd"
-    printf 'root:x:0:\ntty:x:5:\nvideo:x:44:\ninput:x:105:\nrender:x:106:\nnogroup:x:65534:\n' > "$STAGE/etc/group"
-    # Kernel modules with their dependencies.
-    for m in $MODULES; do
-        modprobe -d "$KDIR" -S "$ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-    done | sort -u | while read -r ko; do
-        rel=${ko#"$KDIR"}
-        mkdir -p "$STAGE$(dirname "$rel")" && cp "$ko" "$STAGE$rel"
-    done
-    cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$STAGE/lib/modules/$ABI/" 2>/dev/null || true
+    stage_users "$STAGE"
+    # shellcheck disable=SC2086
+    stage_kernel_modules "$STAGE" "$KDIR" "$ABI" $MODULES
     depmod -b "$STAGE" "$ABI"
     (cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet | zstd -3 -q -f -o "$BASE")
     rm -rf "$STAGE"
