@@ -35,7 +35,8 @@ public final class IIOBarometer {
         guard inputFile != nil || rawFile != nil else { throw .unsupported("\(dir): no in_pressure_input or in_pressure_raw") }
         func number(_ names: [String]) -> Double? {
             for n in names {
-                if let t = (try? system.readSmallFile(dir + "/" + n)) ?? nil, let v = Double(t.trimmingASCIIWhitespace()) { return v }
+                if let t = (try? system.readSmallFile(dir + "/" + n)) ?? nil, let v = Double(t.trimmingASCIIWhitespace()),
+                   v.isFinite { return v }
             }
             return nil
         }
@@ -48,8 +49,11 @@ public final class IIOBarometer {
         let text: String?
         do { text = try system.readSmallFile(file) } catch { throw SensorReadError.from(error) }
         guard let t = text else { throw .gone("\(file) vanished") }
-        guard let v = Double(t.trimmingASCIIWhitespace()) else { throw .failed("\(file): '\(t.trimmingASCIIWhitespace())' is not a number") }
+        guard let v = Double(t.trimmingASCIIWhitespace()), v.isFinite else {
+            throw .failed("\(file): '\(t.trimmingASCIIWhitespace())' is not a number")
+        }
         let kPa = inputFile != nil ? v : (v + offset) * scale
+        guard kPa.isFinite else { throw .failed("\(file): \(v) with scale \(scale) and offset \(offset) is no pressure") }
         return PressureSample(time: now, kilopascals: kPa)
     }
 }

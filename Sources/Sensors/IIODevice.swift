@@ -19,15 +19,18 @@ public enum FrequencyChoices: Equatable, Sendable {
     case list([Double])
     case range(min: Double, step: Double, max: Double)
 
+    /// Nil unless every number is a sampling frequency (see `samplingFrequency(_:)`): a
+    /// driver that offers "inf" or "1e300" offers nothing the kiosk can use.
     public init?(_ text: String) {
         let t = text.trimmingASCIIWhitespace()
         if t.hasPrefix("[") && t.hasSuffix("]") {
-            let parts = t.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) }
-            guard parts.count == 3, parts[0] <= parts[2], parts[1] >= 0 else { return nil }
-            self = .range(min: parts[0], step: parts[1], max: parts[2])
+            let fields = t.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count == 3, let lo = samplingFrequency(fields[0]), let hi = samplingFrequency(fields[2]),
+                  let step = Double(fields[1]), step >= 0, step <= hi, lo <= hi else { return nil }
+            self = .range(min: lo, step: step, max: hi)
         } else {
             let parts = t.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-            let values = parts.compactMap { Double($0) }
+            let values = parts.compactMap { samplingFrequency($0) }
             guard !values.isEmpty, values.count == parts.count else { return nil }
             self = .list(values.sorted())
         }
@@ -155,6 +158,18 @@ public enum IIOSetupError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The sampling frequencies the kiosk believes of a sensor, in Hz: no accelerometer or
+/// barometer samples at a megahertz or once in a hundred seconds, and numbers beyond
+/// would overflow the periods and counts they feed.
+let samplingFrequencies = 0.01...1_000_000.0
+
+/// A sampling frequency read from sysfs, within `samplingFrequencies`; nil for anything
+/// else ("inf", "nan", "1e300", "1e-300", "-5", text).
+func samplingFrequency<S: StringProtocol>(_ text: S) -> Double? {
+    guard let v = Double(String(text).trimmingASCIIWhitespace()), samplingFrequencies.contains(v) else { return nil }
+    return v
+}
+
 /// Raises the device's sampling frequency to at least `target` Hz where the driver offers
 /// it; returns the frequency in effect (nil when the device has no such attribute).
 @discardableResult
@@ -163,7 +178,10 @@ func raiseSamplingFrequency(directory dir: String, target: Double, system: Syste
     for prefix in ["", "in_accel_"] {
         let file = dir + "/" + prefix + "sampling_frequency"
         guard let text = (try? system.readSmallFile(file)) ?? nil else { continue }
-        guard let current = Double(text.trimmingASCIIWhitespace()) else { return nil }
+        guard let current = samplingFrequency(text) else {
+            log?.log("\(dir) sampling_frequency", "\(file) reads '\(text.trimmingASCIIWhitespace())', not a sampling frequency; leaving it alone")
+            return nil
+        }
         if current >= target - 1e-9 { return current }
         let availableText = ((try? system.readSmallFile(file + "_available")) ?? nil)
             ?? ((try? system.readSmallFile(dir + "/sampling_frequency_available")) ?? nil)
@@ -180,12 +198,12 @@ func raiseSamplingFrequency(directory dir: String, target: Double, system: Syste
             log?.log("\(dir) sampling_frequency", "\(error); staying at \(formatFrequency(current)) Hz")
             return current
         }
-        let after = ((try? system.readSmallFile(file)) ?? nil).flatMap { Double($0.trimmingASCIIWhitespace()) }
+        let after = ((try? system.readSmallFile(file)) ?? nil).flatMap { samplingFrequency($0) }
         return after ?? wanted
     }
     return nil
 }
 
 func formatFrequency(_ f: Double) -> String {
-    f == f.rounded() ? String(Int64(f)) : fixed(f, 6)
+    f == f.rounded() && abs(f) <= samplingFrequencies.upperBound ? String(Int64(f)) : fixed(f, 6)
 }

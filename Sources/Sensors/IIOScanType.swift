@@ -22,7 +22,7 @@ public struct IIOScanType: Hashable, Sendable, CustomStringConvertible {
         guard let sign = s.first, sign == "s" || sign == "u" else { return nil }
         signed = sign == "s"
         s = s.dropFirst()
-        guard let slash = s.firstIndex(of: "/"), let b = Int(s[s.startIndex..<slash]) else { return nil }
+        guard let slash = s.firstIndex(of: "/"), let b = Int(s[s.startIndex..<slash]), (1...64).contains(b) else { return nil }
         bits = b
         s = s[s.index(after: slash)...]
         var digitsEnd = s.startIndex
@@ -35,13 +35,15 @@ public struct IIOScanType: Hashable, Sendable, CustomStringConvertible {
             s = s.dropFirst()
             var e = s.startIndex
             while e < s.endIndex, s[e].isASCII, s[e].isNumber { e = s.index(after: e) }
-            guard let r = Int(s[s.startIndex..<e]), r >= 1 else { return nil }
+            // The kernel repeats a channel for quaternions and the like (4): a scan of more
+            // than a few elements per channel is no accelerometer's, and would be a huge buffer.
+            guard let r = Int(s[s.startIndex..<e]), (1...IIOScanType.maximumRepeat).contains(r) else { return nil }
             repeatCount = r
             s = s[e...]
         }
         shift = 0
         if s.hasPrefix(">>") {
-            guard let sh = Int(s.dropFirst(2)) else { return nil }
+            guard let sh = Int(s.dropFirst(2)), (0...63).contains(sh) else { return nil }
             shift = sh
         } else if !s.isEmpty {
             return nil
@@ -50,6 +52,9 @@ public struct IIOScanType: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var storageBytes: Int { storageBits / 8 }
+
+    /// The most repeats of one channel a scan type may declare.
+    public static let maximumRepeat = 16
     /// Bytes one channel occupies in a scan (all repeats).
     public var totalBytes: Int { storageBytes * repeatCount }
 

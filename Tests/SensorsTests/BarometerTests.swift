@@ -87,6 +87,22 @@ import SystemFakes
         let b = try IIOBarometer(device: d, system: system)
         #expect(try b.read(now: 0).kilopascals == 100)
     }
+
+    @Test func pressuresThatAreNoNumbersAreFailedReadsNotValues() throws {
+        let tree = TempTree()
+        tree.write("sys/iio:device0/name", "odd\n")
+        tree.write("sys/iio:device0/in_pressure_raw", "1e300\n")
+        tree.write("sys/iio:device0/in_pressure_scale", "1e300\n")
+        let system = FakeI2CSystem()
+        let d = IIODeviceInfo.read(id: "iio:device0", paths: IIOPaths(sysfsRoot: tree.path("sys")), system: system)!
+        let b = try IIOBarometer(device: d, system: system)
+        // 1e300 × 1e300 is no pressure: a failed read the supervisor counts, never inf.
+        #expect(throws: SensorReadError.self) { _ = try b.read(now: 0) }
+        for bad in ["inf", "nan", "-inf"] {
+            tree.write("sys/iio:device0/in_pressure_raw", bad + "\n")
+            #expect(throws: SensorReadError.self) { _ = try b.read(now: 0) }
+        }
+    }
 }
 
 @Suite struct InventoryTests {

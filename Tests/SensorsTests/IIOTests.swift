@@ -12,7 +12,12 @@ import Syscalls
         #expect(IIOScanType("le:s64/64>>0") == IIOScanType(bigEndian: false, signed: true, bits: 64, storageBits: 64))
         #expect(IIOScanType("le:s16/32X3>>0") == IIOScanType(bigEndian: false, signed: true, bits: 16, storageBits: 32, repeatCount: 3))
         #expect(IIOScanType("be:s24/32") == IIOScanType(bigEndian: true, signed: true, bits: 24, storageBits: 32))
-        for bad in ["", "xx:s12/16>>4", "le:q12/16", "le:s12/12>>4", "le:s12/24", "le:s12", "le:s12/16>>x", "le:s40/32"] {
+        for bad in ["", "xx:s12/16>>4", "le:q12/16", "le:s12/12>>4", "le:s12/24", "le:s12", "le:s12/16>>x", "le:s40/32",
+                    // From outside, none may trap or allocate without bound: a negative shift,
+                    // a repeat count whose bytes overflow, one asking for a 55 GB buffer, bits
+                    // beyond Int, a shift beyond the word.
+                    "le:s12/16>>-4", "le:s16/16X4611686018427387904", "le:s16/16X100000000",
+                    "le:s9223372036854775807/16", "le:s12/16>>9223372036854775807", "le:s12/16X0"] {
             #expect(IIOScanType(bad) == nil, "\(bad)")
         }
     }
@@ -108,6 +113,37 @@ import Syscalls
         let source = try IIOPolledAccelerometer(device: d, system: system, deviceRate: 50)
         #expect(tree.read("sys/iio:device0/sampling_frequency") == "53")
         #expect(source.cadence == .poll(18_868))
+    }
+
+    @Test(arguments: ["1e300", "inf", "9.3e18", "nan", "-5", "1e-300", "fast"])
+    func aSamplingFrequencyThatIsNoFrequencyIsLeftAloneNotTrusted(value: String) throws {
+        // Seen crashing `run` at start-up (a restart loop under systemd): "1e300" became an
+        // Int64 when printed, "1e-300" a period beyond any Int.
+        let tree = TempTree()
+        tree.addLIS3DH(raw: (0, 1000, 0))
+        tree.write("sys/iio:device0/sampling_frequency", value + "\n")
+        let system = FakeI2CSystem()
+        let d = IIODeviceInfo.read(id: "iio:device0", paths: IIOPaths(sysfsRoot: tree.path("sys")), system: system)!
+        let source = try IIOPolledAccelerometer(device: d, system: system)
+        #expect(source.samplingFrequency == nil)
+        #expect(source.cadence == .poll(20_000))   // the kiosk's own 50 Hz
+        #expect(tree.read("sys/iio:device0/sampling_frequency") == value)
+        _ = source.name
+    }
+
+    @Test func anOfferedMenuWithNoFrequencyInItIsIgnored() throws {
+        for menu in ["1 10 inf", "1e300", "[1 10 1e300]", "[nan 1 200]", "[1 1e300 200]", "1 10 -25"] {
+            #expect(FrequencyChoices(menu) == nil, "\(menu)")
+        }
+        let tree = TempTree()
+        tree.addLIS3DH(raw: (0, 0, 0))
+        tree.write("sys/iio:device0/sampling_frequency_available", "1 10 1e300\n")
+        let system = FakeI2CSystem()
+        let d = IIODeviceInfo.read(id: "iio:device0", paths: IIOPaths(sysfsRoot: tree.path("sys")), system: system)!
+        // Without a usable menu the wanted rate is asked for as it is.
+        let source = try IIOPolledAccelerometer(device: d, system: system)
+        #expect(source.samplingFrequency == 200)
+        #expect(formatFrequency(1e300) != "")
     }
 
     @Test func perAxisScaleOffsetAndMountMatrices() throws {
