@@ -110,10 +110,16 @@ public final class Commissioning: Exhibit {
             list.append(.ring(center: p, radius: 30 * scale, lineWidth: 3, color: color))
             list.append(.circle(center: p, radius: 6 * scale, color: color))
             let labelY = p.y - 40 * scale < 20 * scale ? p.y + 56 * scale : p.y - 40 * scale
-            list.append(fonts.text("\(Int(p.x.rounded())), \(Int(p.y.rounded()))", centeredAt: Vec2(p.x, labelY),
+            list.append(fonts.text("\(Self.pixel(p.x)), \(Self.pixel(p.y))", centeredAt: Vec2(p.x, labelY),
                                    size: 16 * scale, bold: true, color: color))
         }
         return Color(r: 16, g: 20, b: 24)
+    }
+
+    /// A touch coordinate as whole pixels; a finger reported far off any screen (a driver's
+    /// nonsense) shows as "?" rather than trapping in the conversion.
+    static func pixel(_ v: Double) -> String {
+        abs(v) <= 1e9 ? String(Int(v.rounded())) : "?"
     }
 
     static func fixed(_ v: Double) -> String {

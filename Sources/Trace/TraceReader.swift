@@ -93,6 +93,9 @@ public struct TraceReader {
         let type = try object.string("type", at: self)
         let t = try object.number("t", at: self)
         guard t >= 0 else { throw problem("time \(FlatJSONPrinter.number(t)) ms is before the start of the trace") }
+        guard t <= Double(TraceRecord.longestTime / 1000) else {
+            throw problem("time \(FlatJSONPrinter.number(t)) ms is later than any trace can run (a hundred years)")
+        }
         if let last = lastTime, t < last {
             throw problem("time goes backwards: \(FlatJSONPrinter.number(t)) ms after \(FlatJSONPrinter.number(last)) ms")
         }
@@ -109,7 +112,12 @@ public struct TraceReader {
             guard id >= 0, id == id.rounded(), id <= Double(Int32.max) else {
                 throw problem("field \"id\" must be a non-negative integer, not \(FlatJSONPrinter.number(id))")
             }
-            payload = .touch(phase: phase, id: Int(id), x: try object.number("x", at: self), y: try object.number("y", at: self))
+            let x = try object.number("x", at: self), y = try object.number("y", at: self)
+            // A touchscreen reports within a few screens of its panel, even uncalibrated.
+            for (name, v) in [("x", x), ("y", y)] where !(abs(v) <= TraceRecord.farthestTouch) {
+                throw problem("touch \(name) \(FlatJSONPrinter.number(v)) px is beyond any screen (at most ±\(Int(TraceRecord.farthestTouch)))")
+            }
+            payload = .touch(phase: phase, id: Int(id), x: x, y: y)
         case "accel", "gravity":
             // Samples are recorded before validation: a sensor's NaN or infinity is written
             // as "nan", "inf" or "-inf" so that a replay drops it as the stand did.

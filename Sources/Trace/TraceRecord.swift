@@ -36,7 +36,20 @@ public struct TraceRecord: Equatable, Sendable {
     }
 
     /// `t` on the app's monotonic microsecond scale (rounded to the nearest µs).
-    public var microseconds: Microseconds { Microseconds((t * 1000).rounded()) }
+    /// The time in µs, saturated at the longest trace (`TraceRecord.longestTime`): a record
+    /// made in code may carry any Double, and none may trap here.
+    public var microseconds: Microseconds {
+        let us = (t * 1000).rounded()
+        guard us.isFinite else { return us > 0 ? TraceRecord.longestTime : 0 }
+        return Microseconds(Swift.min(Swift.max(us, 0), Double(TraceRecord.longestTime)))
+    }
+
+    /// How far from the screen's origin, in pixels, a recorded touch may lie (far beyond any
+    /// screen, far inside what the pixel arithmetic can take).
+    public static let farthestTouch = 1_000_000_000.0
+
+    /// The latest time a trace may carry: a hundred years, in µs (far inside Int64).
+    public static let longestTime: Microseconds = 100 * 365 * 24 * 3600 * 1_000_000
 }
 
 extension TraceRecord {

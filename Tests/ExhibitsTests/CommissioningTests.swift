@@ -4,6 +4,11 @@ import Sensors
 @testable import Exhibits
 
 @Suite struct CommissioningTests {
+    @Test func fingerLabelsNeverTrapOnADriversNonsense() {
+        #expect(Commissioning.pixel(239.6) == "240" && Commissioning.pixel(-3.2) == "-3")
+        for v in [9.3e18, -9.3e18, 1e300, .infinity, .nan] { #expect(Commissioning.pixel(v) == "?") }
+    }
+
     @Test func longPressInTheLauncherCornerOpensIt() throws {
         var t = TraceBuilder()
         t.touch("down", Vec2(30, 30), t: 1000)

@@ -113,6 +113,9 @@ struct TraceReadingTests {
         ("{\"trace\":\"other\",\"version\":1}", 1, "not a motionkiosk trace (header says \"other\")"),
         ("{\"t\":0,\"type\":\"pressure\",\"kpa\":1}\n{\"trace\":\"motionkiosk\",\"version\":1}", 2, "the header {\"trace\":…} is only allowed on the first line"),
         ("{\"trace\":\"motionkiosk\"}", 1, "missing field \"version\""),
+        ("{\"t\":9.3e15,\"type\":\"pressure\",\"kpa\":1}", 1, "time 9.3e+15 ms is later than any trace can run (a hundred years)"),
+        ("{\"t\":0,\"type\":\"touch\",\"phase\":\"down\",\"id\":0,\"x\":9.3e18,\"y\":1}", 1, "touch x 9.3e+18 px is beyond any screen (at most ±1000000000)"),
+        ("{\"t\":0,\"type\":\"touch\",\"phase\":\"down\",\"id\":0,\"x\":1,\"y\":-1e300}", 1, "touch y -1e+300 px is beyond any screen (at most ±1000000000)"),
     ]
 
     @Test("every error names its line and problem", arguments: 0..<TraceReadingTests.badLines.count)
@@ -121,6 +124,15 @@ struct TraceReadingTests {
         #expect(throws: TraceError(source: "bad.jsonl", line: line, problem: problem)) {
             _ = try TraceReader.records(in: text, source: "bad.jsonl")
         }
+    }
+
+    @Test("a record's time in µs saturates instead of trapping")
+    func microsecondsSaturate() {
+        #expect(TraceRecord(t: 1.5, .checkpoint(name: "a")).microseconds == 1500)
+        #expect(TraceRecord(t: 9.3e15, .checkpoint(name: "a")).microseconds == TraceRecord.longestTime)
+        #expect(TraceRecord(t: .infinity, .checkpoint(name: "a")).microseconds == TraceRecord.longestTime)
+        #expect(TraceRecord(t: -5, .checkpoint(name: "a")).microseconds == 0)
+        #expect(TraceRecord(t: .nan, .checkpoint(name: "a")).microseconds == 0)
     }
 
     @Test("an error's description is file:line: problem")
@@ -137,10 +149,12 @@ struct TraceWritingTests {
         TraceRecord(t: 8.333333333333334, .touch(phase: .move, id: 1, x: 1e-7, y: 123456789.125)),
         TraceRecord(t: 10, .accel(x: -0.0, y: 9.81, z: 0.30000000000000004)),
         TraceRecord(t: 10, .pressure(kpa: 101.325)),
-        TraceRecord(t: 12.5, .touch(phase: .up, id: 0, x: .leastNonzeroMagnitude, y: 1.7976931348623157e308)),
+        TraceRecord(t: 12.5, .touch(phase: .up, id: 0, x: .leastNonzeroMagnitude, y: 999_999_999.75)),
+        // Samples are kept as the sensor gave them (the pipeline judges them), extremes too.
+        TraceRecord(t: 12.5, .accel(x: 1.7976931348623157e308, y: -.leastNonzeroMagnitude, z: 0)),
         TraceRecord(t: 13, .touch(phase: .cancel, id: 1, x: 0, y: 0)),
         TraceRecord(t: 5000, .checkpoint(name: "after-spawn \"quoted\" \\ back\nnew line\ttab \u{1} é 🧊")),
-        TraceRecord(t: 1e16, .checkpoint(name: "")),
+        TraceRecord(t: 3e12, .checkpoint(name: "")),
     ]
 
     @Test("write → read gives back equal records, every number bit for bit")
