@@ -151,8 +151,8 @@ public struct TraceReader {
         if object.has("locked") { h.locked = try object.bool("locked", at: self) }
         if object.has("idle_ms") { h.idleMilliseconds = try object.number("idle_ms", in: 0...31_536_000_000, at: self) }
         if object.has("attract_ms") { h.attractMilliseconds = try object.number("attract_ms", in: 0...31_536_000_000, at: self) }
-        if object.has("width") { h.width = try object.integer("width", in: 1...8192, at: self) }
-        if object.has("height") { h.height = try object.integer("height", in: 1...8192, at: self) }
+        if object.has("width") { h.width = try object.integer("width", in: 64...8192, at: self) }
+        if object.has("height") { h.height = try object.integer("height", in: 64...8192, at: self) }
         if object.has("rotation") {
             let r = try object.integer("rotation", in: 0...270, at: self)
             guard r % 90 == 0 else { throw problem("field \"rotation\" must be 0, 90, 180 or 270, not \(r)") }

@@ -231,7 +231,7 @@ struct TraceWritingTests {
         #expect(throws: TraceError(source: "trace", line: 1, problem: "field \"rotation\" must be 0, 90, 180 or 270, not 45")) {
             try TraceReader.trace(in: #"{"trace":"motionkiosk","version":1,"rotation":45}"#)
         }
-        #expect(throws: TraceError(source: "trace", line: 1, problem: "field \"width\" must be from 1 to 8192, not 1e+300")) {
+        #expect(throws: TraceError(source: "trace", line: 1, problem: "field \"width\" must be from 64 to 8192, not 1e+300")) {
             try TraceReader.trace(in: #"{"trace":"motionkiosk","version":1,"width":1e300}"#)
         }
     }
