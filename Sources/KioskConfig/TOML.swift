@@ -173,8 +173,19 @@ private struct Scanner {
         }
     }
 
+    /// Arrays nested deeper than this are refused: the parser recurses once per level, and a
+    /// file of nothing but '[' would otherwise exhaust the stack (the deepest the kiosk reads
+    /// is 2, a mount matrix).
+    static let deepestArray = 32
+    var arrayDepth = 0
+
     mutating func array() throws(TOMLError) -> TOMLValue {
         let startLine = line
+        guard arrayDepth < Scanner.deepestArray else {
+            throw TOMLError(line: line, message: "arrays nested more than \(Scanner.deepestArray) deep")
+        }
+        arrayDepth += 1
+        defer { arrayDepth -= 1 }
         advance()  // [
         var items: [TOMLValue] = []
         while true {

@@ -191,6 +191,19 @@ import Sensors
         }
     }
 
+    @Test func deeplyNestedArraysAreAnErrorNotAStackOverflow() {
+        // ~37 000 '[' overflowed the recursive parser's stack.
+        let text = "[sensors]\nmount = " + String(repeating: "[", count: 100_000) + "\n"
+        do { _ = try KioskConfiguration.parse(text, file: "deep.toml"); Issue.record("accepted") } catch {
+            #expect(error.description == "deep.toml:2: arrays nested more than 32 deep")
+        }
+        // Nesting as deep as the limit is still read (and then judged by the schema).
+        let fine = "[sensors]\nmount = " + String(repeating: "[", count: 32) + String(repeating: "]", count: 32) + "\n"
+        do { _ = try KioskConfiguration.parse(fine, file: "deep.toml") } catch {
+            #expect(!error.description.contains("nested") && error.description.contains("mount"))
+        }
+    }
+
     @Test func editDistance() {
         #expect(ConfigSchema.editDistance("rotaton", "rotation") == 1)
         #expect(ConfigSchema.editDistance("", "abc") == 3)
