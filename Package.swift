@@ -63,6 +63,8 @@ let package = Package(
 
         .executableTarget(name: "motionkiosk",
                           dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits", "KioskRuntime", "CommandLineParser"]),
+        .executableTarget(name: "motionkiosk-fuzz",
+                          dependencies: ["Geometry", "Raster", "Exhibits", "KioskRuntime", "KioskConfig", "Platform", "Sensors", "Trace", "Diagnostics"]),
         .executableTarget(name: "motionkiosk-bench",
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics"],
                           swiftSettings: rasterUnchecked),

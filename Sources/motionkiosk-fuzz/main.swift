@@ -1,0 +1,184 @@
+// motionkiosk-fuzz: feeds the readers of outside data mutated inputs from a seeded
+// generator, for a bounded time each, and replays random visitors on every exhibit. A trap
+// or a hang is the failure (the process dies, or CI's time runs out); refusals are the
+// expected outcome. Prints one JSON line per target.
+//
+//   motionkiosk-fuzz [config|trace|iio|visitors|all] [--seconds S] [--seed N]
+//
+// Before each input it is written to `motionkiosk-fuzz.input` in the current folder, so
+// the one that killed the process can be read back and turned into a test.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Diagnostics
+import Exhibits
+import Geometry
+import KioskConfig
+import KioskRuntime
+import Platform
+import Raster
+import Sensors
+import Trace
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var seconds = 20.0
+var seed: UInt64 = 1
+var targets: [String] = []
+while !arguments.isEmpty {
+    let a = arguments.removeFirst()
+    switch a {
+    case "--seconds":
+        guard let v = arguments.first.flatMap({ Double($0) }), v > 0, v <= 3600 else { fatalError("--seconds needs 0…3600") }
+        seconds = v; arguments.removeFirst()
+    case "--seed":
+        guard let v = arguments.first.flatMap({ UInt64($0) }) else { fatalError("--seed needs a whole number") }
+        seed = v; arguments.removeFirst()
+    case "config", "trace", "iio", "visitors": targets.append(a)
+    case "all": targets += ["config", "trace", "iio", "visitors"]
+    default: fatalError("unknown argument \(a)")
+    }
+}
+if targets.isEmpty { targets = ["config", "trace", "iio", "visitors"] }
+
+/// Where the input under test is kept, for a post-mortem.
+let inputFile = fopen("motionkiosk-fuzz.input", "w")
+@MainActor func keep(_ text: String) {
+    guard let f = inputFile else { return }
+    rewind(f)
+    ftruncate(fileno(f), 0)
+    fputs(text, f)
+    fflush(f)
+}
+
+func monotonicSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// Pieces an attacker (or a corrupted file) would try: numbers at and beyond every limit,
+/// structure characters, escapes.
+let interesting = ["1e300", "-1e300", "inf", "-inf", "nan", "9223372036854775807", "-9223372036854775808",
+                   "9223372036854775808", "--9", "0x-8000000000000000", "1e-300", "-0", "0", "4294967296", "65536",
+                   "[", "]", "[[", "{", "}", "\"", "'", "\\", "\\u0000", "\\uD800", ",", "=", "\n", "#", ".", "X", ">>",
+                   "le:s", "be:u", "/", "99999999999999999999999", "1e15", "9.3e18", "-1", "\u{FEFF}", "\r\n", "\t", "é"]
+
+/// One mutation of `text`: a byte changed, a piece inserted, a range deleted or doubled,
+/// the end cut off.
+func mutate(_ text: String, _ random: inout SeededGenerator) -> String {
+    var bytes = Array(text.utf8)
+    let rounds = 1 + Int(random.next() % 4)
+    for _ in 0..<rounds {
+        let at = bytes.isEmpty ? 0 : Int(random.next() % UInt64(bytes.count + 1))
+        switch random.next() % 6 {
+        case 0 where !bytes.isEmpty && at < bytes.count:
+            bytes[at] = UInt8(truncatingIfNeeded: random.next())
+        case 1, 2:
+            bytes.insert(contentsOf: Array(interesting[Int(random.next() % UInt64(interesting.count))].utf8), at: at)
+        case 3 where !bytes.isEmpty:
+            let end = min(bytes.count, at + 1 + Int(random.next() % 16))
+            if at < end { bytes.removeSubrange(at..<end) }
+        case 4 where !bytes.isEmpty:
+            let end = min(bytes.count, at + 1 + Int(random.next() % 64))
+            if at < end { bytes.insert(contentsOf: Array(bytes[at..<end]), at: at) }
+        default:
+            if at < bytes.count { bytes.removeSubrange(at...) }
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Runs `body` on mutated seeds until the time is up; prints the target's JSON line.
+@MainActor func fuzz(_ name: String, seeds: [String], _ body: (String) -> Bool) {
+    var random = SeededGenerator(seed: seed)
+    let end = monotonicSeconds() + seconds
+    var runs = 0, accepted = 0
+    while monotonicSeconds() < end {
+        var text = seeds[Int(random.next() % UInt64(seeds.count))]
+        // Mutations pile up: some inputs are far from any seed.
+        for _ in 0..<(1 + Int(random.next() % 3)) { text = mutate(text, &random) }
+        keep(text)
+        if body(text) { accepted += 1 }
+        runs += 1
+    }
+    print("{\"fuzz\":\"\(name)\",\"seed\":\(seed),\"seconds\":\(seconds),\"runs\":\(runs),\"accepted\":\(accepted),\"refused\":\(runs - accepted)}")
+}
+
+let demoTraces = [MotionCube.demoTrace, TiltBox.demoTrace, NewtonsCradle.demoTrace, CircleDraw.demoTrace, GridBlock.demoTrace]
+let exhibitNames = ["launcher", "motion-cube", "tilt-box", "newtons-cradle", "circle-draw", "grid-block", "commissioning"]
+let fonts: FontSet
+do { fonts = try FontSet() } catch { fatalError("fonts: \(error)") }
+let quiet = Log(minimum: .error, sink: { _, _ in })
+
+/// Replays `records` on `exhibit` at a random size; false when the replay could not start.
+@MainActor func replay(_ records: [TraceRecord], exhibit: String, width: Int, height: Int, seed: UInt64) -> Bool {
+    let settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed)
+    guard let runner = try? ReplayRunner(settings: settings, display: VirtualPanel(width: width, height: height),
+                                         fonts: fonts, log: quiet) else { return false }
+    runner.run(records) { checkpoint in _ = checkpoint.state }
+    return true
+}
+
+for target in targets {
+    switch target {
+    case "config":
+        let seeds = [KioskConfiguration.defaultFileText,
+                     "[display]\nrotation = 90\nmode = \"800x480@60\"\n[sensors]\nsource = \"i2c\"\ni2c_bus = 1\ni2c_address = 0x18\nmount = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]\n",
+                     "[exhibits]\norder = [\"grid-block\", \"tilt-box\"]\nidle_seconds = 45\n[exhibits.motion-cube]\nshape_cap = 12\n"]
+        fuzz("config", seeds: seeds) { text in (try? KioskConfiguration.parse(text, file: "fuzz.toml")) != nil }
+    case "trace":
+        // A mutated trace that still reads is replayed too, on a short leash of virtual time.
+        var random = SeededGenerator(seed: seed ^ 0x5EED)
+        fuzz("trace", seeds: demoTraces) { text in
+            guard let read = try? TraceReader.trace(in: text, source: "fuzz", warn: { _ in }) else { return false }
+            let records = read.records.filter { $0.t <= 60_000 }
+            let exhibit = exhibitNames[Int(random.next() % UInt64(exhibitNames.count))]
+            return replay(records, exhibit: read.header.exhibit ?? exhibit, width: read.header.width ?? 480,
+                          height: read.header.height ?? 800, seed: random.next())
+        }
+    case "iio":
+        let seeds = ["le:s12/16>>4", "be:u10/16>>6", "le:s16/32X3>>0", "le:s64/64>>0", "1 10 25 50 100 200 400",
+                     "[3 10 200]", "0.5 1.5 12.5"]
+        fuzz("iio", seeds: seeds) { text in
+            let scan = IIOScanType(text)
+            if let scan { _ = scan.totalBytes; _ = scan.description }
+            let menu = FrequencyChoices(text)
+            if let menu { _ = menu.choose(atLeast: 100); _ = menu.choose(atLeast: 1e300) }
+            return scan != nil || menu != nil
+        }
+    case "visitors":
+        // Random fingers (up to five, anywhere a touch can be recorded) and tilts on every
+        // exhibit, as traces, through the same replay as the stand's recordings.
+        var random = SeededGenerator(seed: seed ^ 0xF1A6)
+        let end = monotonicSeconds() + seconds
+        var runs = 0
+        while monotonicSeconds() < end {
+            var records: [TraceRecord] = []
+            var t = 0.0
+            var down = Set<Int>()
+            let scale = random.unit() < 0.1 ? 1e6 : 600.0
+            for _ in 0..<(20 + Int(random.next() % 200)) {
+                t += random.unit() * 120
+                let id = Int(random.next() % 5)
+                let p = Vec2((random.unit() - 0.1) * scale, (random.unit() - 0.1) * scale * 1.6)
+                let phase: TouchPhase = down.contains(id) ? (random.unit() < 0.3 ? .up : (random.unit() < 0.05 ? .cancel : .move)) : .down
+                if phase == .down { down.insert(id) } else if phase == .up || phase == .cancel { down.remove(id) }
+                records.append(TraceRecord(t: t, .touch(phase: phase, id: id, x: p.x, y: p.y)))
+                if random.unit() < 0.2 {
+                    let g = random.unit() < 0.05 ? 1e300 : 20.0
+                    records.append(TraceRecord(t: t, .accel(x: (random.unit() - 0.5) * g, y: (random.unit() - 0.5) * g, z: (random.unit() - 0.5) * g)))
+                }
+            }
+            records.append(TraceRecord(t: t + 2000, .checkpoint(name: "end")))
+            let exhibit = exhibitNames[Int(random.next() % UInt64(exhibitNames.count))]
+            let sizes = [(480, 800), (720, 1280), (600, 600), (768, 1024), (64, 64)]
+            let (w, h) = sizes[Int(random.next() % UInt64(sizes.count))]
+            keep("\(exhibit) \(w)x\(h)\n" + ((try? TraceWriter.text(for: records)) ?? ""))
+            _ = replay(records, exhibit: exhibit, width: w, height: h, seed: random.next())
+            runs += 1
+        }
+        print("{\"fuzz\":\"visitors\",\"seed\":\(seed),\"seconds\":\(seconds),\"runs\":\(runs)}")
+    default:
+        break
+    }
+}
