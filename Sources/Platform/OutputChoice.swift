@@ -185,10 +185,16 @@ public func chooseOutput(card: DRMCard, config: DRMDisplayConfiguration) throws(
 
 /// "800x480" or "800x480@60" (refresh rounded to whole hertz).
 func findMode(_ text: String, in modes: [DRMMode]) -> DRMMode? {
-    let parts = text.lowercased().split(separator: "@", maxSplits: 1)
-    let size = parts[0].split(separator: "x")
+    let parts = text.lowercased().split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let sizeText = parts.first else { return nil }
+    let size = sizeText.split(separator: "x")
     guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]) else { return nil }
-    let hz = parts.count > 1 ? Int(Double(parts[1]) ?? -1) : nil
+    var hz: Int?
+    if parts.count > 1 {
+        // A refresh from a config or a flag: a number of hertz a panel can have, or no match.
+        guard let rate = Double(parts[1]), rate >= 1, rate <= 1000 else { return nil }
+        hz = Int(rate.rounded())
+    }
     let matching = modes.filter { $0.width == w && $0.height == h }
     if let hz {
         return matching.first { ($0.refreshMilliHertz + 500) / 1000 == hz }

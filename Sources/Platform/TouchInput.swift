@@ -82,19 +82,19 @@ public struct TouchTranslator: Sendable {
         case .touchDown(let device, let slot, let x, let y, let time):
             let p = portrait(x, y)
             down[Int(slot)] = (device, p)
-            frame.append(TouchEvent(slot: Int(slot), phase: .down, position: p, time: Microseconds(time), device: device))
+            frame.append(TouchEvent(slot: Int(slot), phase: .down, position: p, time: Microseconds(clamping: time), device: device))
             return []
         case .touchMotion(let device, let slot, let x, let y, let time):
             let p = portrait(x, y)
             guard down[Int(slot)] != nil else { return [] }
             down[Int(slot)] = (device, p)
-            frame.append(TouchEvent(slot: Int(slot), phase: .move, position: p, time: Microseconds(time), device: device))
+            frame.append(TouchEvent(slot: Int(slot), phase: .move, position: p, time: Microseconds(clamping: time), device: device))
             return []
         case .touchUp(let device, let slot, let time), .touchCancel(let device, let slot, let time):
             guard let last = down.removeValue(forKey: Int(slot)) else { return [] }
             let phase: TouchPhase
             if case .touchUp = raw { phase = .up } else { phase = .cancel }
-            frame.append(TouchEvent(slot: Int(slot), phase: phase, position: last.point, time: Microseconds(time), device: device))
+            frame.append(TouchEvent(slot: Int(slot), phase: phase, position: last.point, time: Microseconds(clamping: time), device: device))
             return []
         case .touchFrame:
             if frame.isEmpty { return [] }
@@ -114,15 +114,15 @@ public struct TouchTranslator: Sendable {
             if pressed, down[id] == nil {
                 down[id] = (device, cursor)
                 mouseDevice = device
-                return [.touches(TouchFrame([TouchEvent(slot: id, phase: .down, position: cursor, time: Microseconds(time), device: device)]))]
+                return [.touches(TouchFrame([TouchEvent(slot: id, phase: .down, position: cursor, time: Microseconds(clamping: time), device: device)]))]
             }
             if !pressed, down.removeValue(forKey: id) != nil {
                 mouseDevice = nil
-                return [.touches(TouchFrame([TouchEvent(slot: id, phase: .up, position: cursor, time: Microseconds(time), device: device)]))]
+                return [.touches(TouchFrame([TouchEvent(slot: id, phase: .up, position: cursor, time: Microseconds(clamping: time), device: device)]))]
             }
             return []
         case .key(_, let code, let pressed, let time):
-            return [.key(KeyEvent(code: code, pressed: pressed, command: Self.command(code), time: Microseconds(time)))]
+            return [.key(KeyEvent(code: code, pressed: pressed, command: Self.command(code), time: Microseconds(clamping: time)))]
         }
     }
 
@@ -141,7 +141,7 @@ public struct TouchTranslator: Sendable {
         let id = Self.mouseTouchId
         guard down[id] != nil else { return [] }
         down[id] = (device, cursor)
-        return [.touches(TouchFrame([TouchEvent(slot: id, phase: .move, position: cursor, time: Microseconds(time), device: device)]))]
+        return [.touches(TouchFrame([TouchEvent(slot: id, phase: .move, position: cursor, time: Microseconds(clamping: time), device: device)]))]
     }
 
     private func portrait(_ x: Double, _ y: Double) -> Vec2 { screen.portraitPoint(fromPanel: Vec2(x, y)) }

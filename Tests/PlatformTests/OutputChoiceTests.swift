@@ -42,6 +42,10 @@ import Syscalls
         #expect(try chooseOutput(card: card, config: DRMDisplayConfiguration(mode: "800x480")).mode.refreshMilliHertz == 60_000)
         #expect(throws: DisplaySetupError.self) { try chooseOutput(card: card, config: DRMDisplayConfiguration(mode: "640x480")) }
         #expect(throws: DisplaySetupError.self) { try chooseOutput(card: card, config: DRMDisplayConfiguration(mode: "big")) }
+        // From a config file anything may come: none of these may trap.
+        for odd in ["", "@60", "800x480@1e300", "800x480@nan", "800x480@-inf", "800x480@", "x@x", "800x480@60@60"] {
+            #expect(throws: DisplaySetupError.self, "\(odd)") { try chooseOutput(card: card, config: DRMDisplayConfiguration(mode: odd)) }
+        }
     }
 
     @Test func currentEncoderKeepsItsCrtc() throws {
