@@ -37,12 +37,17 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
 
         .target(name: "CSystem", path: "Sources/CShims/CSystem"),
+        // toml++ (Debian's libtomlplusplus, a compiled TOML 1.0 reader) behind a C face that
+        // regular and Embedded Swift can both call.
+        .target(name: "CTOML", path: "Sources/CShims/CTOML",
+                cxxSettings: [.define("TOML_HEADER_ONLY", to: "0"), .define("TOML_SHARED_LIB", to: "1")],
+                linkerSettings: [.linkedLibrary("tomlplusplus"), .linkedLibrary("stdc++")]),
         // Box2D 2.4 running the kiosk500 scene: the Dynamics benchmark's anchor only.
         .target(name: "CBox2DScene", path: "Sources/CShims/CBox2DScene",
                 linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("stdc++")]),
 
         .target(name: "Geometry"),
-        .target(name: "KioskConfig", dependencies: ["Sensors"]),
+        .target(name: "KioskConfig", dependencies: ["Sensors", "CTOML"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CPNG"], swiftSettings: rasterUnchecked),
@@ -80,9 +85,10 @@ let package = Package(
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "Geometry"]),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry", "SystemFakes"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Syscalls", "Geometry", "Diagnostics", "SystemFakes"]),
         // Fakes below the platform seam (device nodes, DRM, udev), shared by the test targets.
         .target(name: "SystemFakes", dependencies: ["Platform", "Syscalls", "Geometry"], path: "Tests/SystemFakes"),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Raster", "Syscalls", "Geometry", "Trace", "SystemFakes"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

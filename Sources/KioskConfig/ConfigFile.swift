@@ -1,30 +1,46 @@
+import Sensors
+
 extension KioskConfiguration {
     public static let defaultPath = "/etc/motionkiosk/config.toml"
 
     /// Reads settings from TOML text. `file` names the source in messages. Every problem is
-    /// reported, not just the first, so a technician fixes the file in one go.
-    public static func parse(_ text: String, file: String) throws(ConfigErrors) -> KioskConfiguration {
+    /// reported, not just the first, so a technician fixes the file in one go; what is
+    /// allowed but probably a mistake goes to `warn`.
+    public static func parse(_ text: String, file: String, warn: (ConfigError) -> Void = { _ in }) throws(ConfigErrors) -> KioskConfiguration {
         let document: TOMLDocument
         do { document = try TOMLParser.parse(text) } catch {
-            throw ConfigErrors(errors: [ConfigError(file: file, line: error.line, key: nil, message: error.message)])
+            var message = "\(error.message) (column \(error.column))"
+            if error.message.hasSuffix("could not determine value type") { message += "; text goes in quotes, as in backend = \"drm\"" }
+            throw ConfigErrors(errors: [ConfigError(file: file, line: error.line, key: nil, message: message)])
         }
         var config = KioskConfiguration()
         var errors: [ConfigError] = []
         let known = Dictionary(uniqueKeysWithValues: ConfigSchema.keys.map { ($0.fullName, $0) })
         let tables = ConfigSchema.tableNames
 
+        let written = Set(document.tables.map { $0.name })
         for (name, line) in document.tables where !tables.contains(name) {
+            // Only the outermost unknown table is reported: [foo.bar] under an unknown [foo] is one mistake.
+            if let dot = name.lastIndex(of: "."), written.contains(String(name[..<dot])), !tables.contains(String(name[..<dot])) { continue }
             var message = "unknown table [\(name)]"
             if let near = ConfigSchema.nearest(name, in: tables) { message += "; did you mean [\(near)]?" }
             errors.append(ConfigError(file: file, line: line, key: nil, message: message))
         }
+        var hinted = 0
         for entry in document.entries {
             guard let key = known[entry.key] else {
-                let table = entry.key.split(separator: ".").dropLast().joined(separator: ".")
+                let table = TOMLDocument.spelling(Array(entry.path.dropLast()))
                 if !table.isEmpty && !tables.contains(table) { continue }  // reported with its table
                 var message = "unknown key"
+                // Hints cost an edit distance per known key: a file of thousands of unknown
+                // keys gets them for the first few, which is all a technician reads.
+                hinted += 1
+                if hinted > ConfigSchema.hintedErrors {
+                    errors.append(ConfigError(file: file, line: entry.line, key: entry.key, message: message))
+                    continue
+                }
                 let sameTable = ConfigSchema.keys.filter { $0.table == table }.map { $0.name }
-                let leaf = String(entry.key.split(separator: ".").last ?? "")
+                let leaf = entry.path.last ?? ""
                 if let near = ConfigSchema.nearest(leaf, in: sameTable) {
                     message += "; did you mean '\(table).\(near)'?"
                 } else if let near = ConfigSchema.nearest(entry.key, in: Array(known.keys).sorted()) {
@@ -45,6 +61,10 @@ extension KioskConfiguration {
                                       message: "'\(locked.rawValue)' is locked but not in exhibits.order"))
         }
         if !errors.isEmpty { throw ConfigErrors(errors: errors) }
+        if !config.sensors.mount.matrix.isRotationOrMirror, let entry = document.entry("sensors.mount") {
+            warn(ConfigError(file: file, line: entry.line, key: entry.key,
+                             message: "the matrix \(config.sensors.mount.matrix) is not a turn or mirror (it scales or shears): tilt will be distorted"))
+        }
         return config
     }
 

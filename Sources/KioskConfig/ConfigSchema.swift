@@ -124,6 +124,9 @@ enum ConfigSchema {
                   defaultText: "60") { c, v throws(ValueProblem) in c.logging.summaryIntervalSeconds = try integer(v, 0...86_400) },
     ]
 
+    /// How many unknown keys in one file get a "did you mean" hint.
+    static let hintedErrors = 100
+
     static var tableNames: [String] {
         var names: [String] = []
         for k in keys where !names.contains(k.table) { names.append(k.table) }
@@ -218,6 +221,8 @@ enum ConfigSchema {
         var out: [ExhibitName] = []
         for item in items {
             let name: ExhibitName = try choice(item)
+            // The installer's screen opens by a corner press or `locked`, never as a visitor's tile.
+            if name == .commissioning { throw ValueProblem(message: "'commissioning' is the installer's screen, not a tile for visitors; it opens with a long press in the top-left corner (exhibits.commissioning_corner_press)") }
             if out.contains(name) { throw ValueProblem(message: "'\(name.rawValue)' is listed twice") }
             out.append(name)
         }

@@ -1,14 +1,15 @@
-/// A TOML document reduced to what a kiosk configuration needs: tables (`[a]`, `[a.b]`),
-/// `key = value` with strings, integers (decimal, 0x, 0o, 0b, underscores), floats, booleans
-/// and arrays (nested, multi-line). Every value remembers its line, so that errors found
-/// later, while checking meaning, still name the line. Inline tables, dates and array-of-tables
-/// are rejected with a plain message rather than half-supported.
+import CTOML
+
+/// A TOML 1.0 value as toml++ read it. Tables keep their members with the line each starts
+/// on, so that errors found later, while checking meaning, still name the line.
 public indirect enum TOMLValue: Equatable, Sendable {
     case string(String)
     case integer(Int64)
     case float(Double)
     case boolean(Bool)
+    case dateTime(TOMLDateTime)
     case array([TOMLValue])
+    case table([TOMLMember])
 
     public var typeName: String {
         switch self {
@@ -16,305 +17,188 @@ public indirect enum TOMLValue: Equatable, Sendable {
         case .integer: "an integer"
         case .float: "a number"
         case .boolean: "true or false"
+        case .dateTime: "a date or time"
         case .array: "an array"
+        case .table: "a table"
         }
     }
 }
 
-public struct TOMLEntry: Equatable, Sendable {
-    /// Full dotted key: "display.rotation".
+public struct TOMLMember: Equatable, Sendable {
     public var key: String
     public var value: TOMLValue
     public var line: Int
 }
 
+/// A date, a time of day, or both, with or without a UTC offset (TOML's four kinds).
+public struct TOMLDateTime: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case localDate, localTime, localDateTime, offsetDateTime }
+    public var kind: Kind
+    public var year = 0, month = 0, day = 0
+    public var hour = 0, minute = 0, second = 0, nanosecond = 0
+    public var offsetMinutes = 0
+
+    /// RFC 3339: "1979-05-27T07:32:00.5-07:00", "1979-05-27", "07:32:00".
+    public var description: String {
+        let date = "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))"
+        var time = "\(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))"
+        if nanosecond > 0 {
+            var fraction = digits(nanosecond, 9)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            time += "." + fraction
+        }
+        switch kind {
+        case .localDate: return date
+        case .localTime: return time
+        case .localDateTime: return date + "T" + time
+        case .offsetDateTime:
+            if offsetMinutes == 0 { return date + "T" + time + "Z" }
+            let sign = offsetMinutes < 0 ? "-" : "+"
+            let minutes = offsetMinutes.magnitude
+            return date + "T" + time + sign + digits(Int(minutes / 60), 2) + ":" + digits(Int(minutes % 60), 2)
+        }
+    }
+
+    private func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}
+
+/// A setting: a value that is not a table, with its full key and the line it is on.
+public struct TOMLEntry: Equatable, Sendable {
+    /// The key's parts: ["display", "rotation"]; a quoted "a.b" is one part.
+    public var path: [String]
+    public var value: TOMLValue
+    public var line: Int
+
+    /// The key as a technician writes it: display.rotation, exhibits."a.b".
+    public var key: String { TOMLDocument.spelling(path) }
+}
+
 public struct TOMLDocument: Sendable {
-    /// Entries in file order.
+    /// The whole document: the root table.
+    public var root: [TOMLMember]
+    /// Every value that is not a table, in file order.
     public var entries: [TOMLEntry]
-    /// Table headers in file order with their lines ("exhibits.motion-cube", 14).
+    /// Every table, written as a header, implied by one or by a dotted key, or inline, in file
+    /// order with its line ("exhibits.motion-cube", 14).
     public var tables: [(name: String, line: Int)]
 
     public func entry(_ key: String) -> TOMLEntry? { entries.first { $0.key == key } }
+
+    /// Joins key parts with dots, quoting a part that is not a bare key.
+    public static func spelling(_ path: [String]) -> String {
+        path.map { part in
+            let bare = !part.isEmpty && part.utf8.allSatisfy { c in
+                (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2D
+            }
+            if bare { return part }
+            var quoted = "\""
+            for scalar in part.unicodeScalars {
+                switch scalar {
+                case "\"": quoted += "\\\""
+                case "\\": quoted += "\\\\"
+                case "\n": quoted += "\\n"
+                case "\t": quoted += "\\t"
+                default:
+                    if scalar.value < 0x20 || scalar.value == 0x7F {
+                        let hex = String(scalar.value, radix: 16, uppercase: true)
+                        quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        quoted.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return quoted + "\""
+        }.joined(separator: ".")
+    }
 }
 
 public struct TOMLError: Error, Equatable, CustomStringConvertible, Sendable {
     public var line: Int
+    public var column: Int
     public var message: String
-    public var description: String { "line \(line): \(message)" }
+    public var description: String { "line \(line), column \(column): \(message)" }
 }
 
+/// Reads TOML 1.0 with toml++ (through the CTOML shim) and keeps what the configuration
+/// needs: the tree, the settings with their lines, and the tables.
 public enum TOMLParser {
     public static func parse(_ text: String) throws(TOMLError) -> TOMLDocument {
-        var scanner = Scanner(Array(text.utf8))
-        var entries: [TOMLEntry] = []
-        var tables: [(name: String, line: Int)] = []
-        var seenKeys: [String: Int] = [:]
-        var seenTables: [String: Int] = [:]
-        var prefix = ""
+        try parse(utf8: Array(text.utf8))
+    }
 
-        while true {
-            scanner.skipBlankAndComments()
-            guard let c = scanner.peek() else { break }
-            let line = scanner.line
-            if c == UInt8(ascii: "[") {
-                scanner.advance()
-                if scanner.peek() == UInt8(ascii: "[") {
-                    throw TOMLError(line: line, message: "arrays of tables ([[...]]) are not used in this file")
-                }
-                scanner.skipSpaces()
-                let parts = try scanner.dottedKey()
-                scanner.skipSpaces()
-                guard scanner.peek() == UInt8(ascii: "]") else {
-                    throw TOMLError(line: line, message: "expected ']' to close the table header")
-                }
-                scanner.advance()
-                try scanner.expectEndOfLine()
-                let name = parts.joined(separator: ".")
-                if let first = seenTables[name] {
-                    throw TOMLError(line: line, message: "table [\(name)] is already defined at line \(first)")
-                }
-                seenTables[name] = line
-                tables.append((name: name, line: line))
-                prefix = name + "."
-                continue
-            }
-            let parts = try scanner.dottedKey()
-            scanner.skipSpaces()
-            guard scanner.peek() == UInt8(ascii: "=") else {
-                throw TOMLError(line: line, message: "expected '=' after key '\(parts.joined(separator: "."))'")
-            }
-            scanner.advance()
-            scanner.skipSpaces()
-            let value = try scanner.value()
-            try scanner.expectEndOfLine()
-            let key = prefix + parts.joined(separator: ".")
-            if let first = seenKeys[key] {
-                throw TOMLError(line: line, message: "key '\(key)' is already set at line \(first)")
-            }
-            seenKeys[key] = line
-            entries.append(TOMLEntry(key: key, value: value, line: line))
+    /// Bytes as they are in the file: toml++ refuses what is not UTF-8, naming the line.
+    public static func parse(utf8 bytes: [UInt8]) throws(TOMLError) -> TOMLDocument {
+        let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in mk_toml_parse(chars.baseAddress, chars.count) }
         }
-        return TOMLDocument(entries: entries, tables: tables)
-    }
-}
-
-private struct Scanner {
-    let bytes: [UInt8]
-    var index = 0
-    var line = 1
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    func peek(_ offset: Int = 0) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
-    mutating func advance() {
-        if bytes[index] == UInt8(ascii: "\n") { line += 1 }
-        index += 1
-    }
-    mutating func skipSpaces() {
-        while let c = peek(), c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") { advance() }
-    }
-    mutating func skipComment() {
-        if peek() == UInt8(ascii: "#") { while let c = peek(), c != UInt8(ascii: "\n") { advance() } }
-    }
-    mutating func skipBlankAndComments() {
-        while let c = peek() {
-            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
-                advance()
-            } else if c == UInt8(ascii: "#") {
-                skipComment()
-            } else { break }
+        guard let document = parsed else { throw TOMLError(line: 0, column: 0, message: "not enough memory to read the file") }
+        defer { mk_toml_free(document) }
+        if mk_toml_failed(document) != 0 {
+            let message = String(cString: mk_toml_error_message(document))
+            throw TOMLError(line: Int(mk_toml_error_line(document)), column: Int(mk_toml_error_column(document)), message: message)
         }
-    }
-    mutating func expectEndOfLine() throws(TOMLError) {
-        skipSpaces()
-        skipComment()
-        if peek() == UInt8(ascii: "\r") { advance() }
-        guard let c = peek() else { return }
-        guard c == UInt8(ascii: "\n") else {
-            throw TOMLError(line: line, message: "unexpected '\(Character(Unicode.Scalar(c)))' after the value; one key = value per line")
+        let count = mk_toml_node_count(document)
+        guard count > 0, let first = mk_toml_nodes(document) else { return TOMLDocument(root: [], entries: [], tables: []) }
+        let nodes = UnsafeBufferPointer(start: first, count: count)
+        let bytes = mk_toml_text(document)
+
+        // Children follow their parent in depth-first order.
+        var children = [[Int]](repeating: [], count: count)
+        for index in 1..<count {
+            let parent = Int(nodes[index].parent)
+            if parent >= 0 && parent < index { children[parent].append(index) }
         }
-        advance()
-    }
-
-    static func isBareKeyByte(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
-    }
-
-    mutating func dottedKey() throws(TOMLError) -> [String] {
-        var parts: [String] = []
-        while true {
-            skipSpaces()
-            if peek() == UInt8(ascii: "\"") {
-                parts.append(try basicString())
-            } else {
-                let start = index
-                while let c = peek(), Scanner.isBareKeyByte(c) { advance() }
-                if index == start {
-                    let shown = peek().map { "'\(Character(Unicode.Scalar($0)))'" } ?? "end of file"
-                    throw TOMLError(line: line, message: "expected a key, found \(shown)")
-                }
-                parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
-            }
-            skipSpaces()
-            if peek() == UInt8(ascii: ".") { advance(); continue }
-            return parts
+        func bytesAt(_ offset: UInt64, _ length: UInt64) -> String {
+            guard length > 0, let bytes else { return "" }
+            let start = UnsafeRawPointer(bytes).advanced(by: Int(offset)).assumingMemoryBound(to: UInt8.self)
+            return String(decoding: UnsafeBufferPointer(start: start, count: Int(length)), as: UTF8.self)
         }
-    }
-
-    mutating func value() throws(TOMLError) -> TOMLValue {
-        guard let c = peek() else { throw TOMLError(line: line, message: "missing value at end of file") }
-        switch c {
-        case UInt8(ascii: "\""): return .string(try basicString())
-        case UInt8(ascii: "'"): return .string(try literalString())
-        case UInt8(ascii: "["): return try array()
-        case UInt8(ascii: "{"): throw TOMLError(line: line, message: "inline tables are not used in this file; write a [table] instead")
-        case UInt8(ascii: "\n"), UInt8(ascii: "#"): throw TOMLError(line: line, message: "missing value after '='")
-        default: return try bareValue()
-        }
-    }
-
-    /// Arrays nested deeper than this are refused: the parser recurses once per level, and a
-    /// file of nothing but '[' would otherwise exhaust the stack (the deepest the kiosk reads
-    /// is 2, a mount matrix).
-    static let deepestArray = 32
-    var arrayDepth = 0
-
-    mutating func array() throws(TOMLError) -> TOMLValue {
-        let startLine = line
-        guard arrayDepth < Scanner.deepestArray else {
-            throw TOMLError(line: line, message: "arrays nested more than \(Scanner.deepestArray) deep")
-        }
-        arrayDepth += 1
-        defer { arrayDepth -= 1 }
-        advance()  // [
-        var items: [TOMLValue] = []
-        while true {
-            skipBlankAndComments()
-            guard let c = peek() else { throw TOMLError(line: startLine, message: "array is not closed with ']'") }
-            if c == UInt8(ascii: "]") { advance(); return .array(items) }
-            items.append(try value())
-            skipBlankAndComments()
-            if peek() == UInt8(ascii: ",") { advance(); continue }
-            skipBlankAndComments()
-            if peek() == UInt8(ascii: "]") { advance(); return .array(items) }
-            if peek() == nil { throw TOMLError(line: startLine, message: "array is not closed with ']'") }
-            throw TOMLError(line: line, message: "expected ',' or ']' in array")
-        }
-    }
-
-    mutating func literalString() throws(TOMLError) -> String {
-        let startLine = line
-        advance()
-        let start = index
-        while let c = peek(), c != UInt8(ascii: "'") {
-            if c == UInt8(ascii: "\n") { throw TOMLError(line: startLine, message: "string is not closed on its line") }
-            advance()
-        }
-        guard peek() != nil else { throw TOMLError(line: startLine, message: "string is not closed") }
-        let s = String(decoding: bytes[start..<index], as: UTF8.self)
-        advance()
-        return s
-    }
-
-    mutating func basicString() throws(TOMLError) -> String {
-        let startLine = line
-        advance()
-        var out: [UInt8] = []
-        while true {
-            guard let c = peek() else { throw TOMLError(line: startLine, message: "string is not closed") }
-            if c == UInt8(ascii: "\n") { throw TOMLError(line: startLine, message: "string is not closed on its line") }
-            advance()
-            if c == UInt8(ascii: "\"") { break }
-            if c != UInt8(ascii: "\\") { out.append(c); continue }
-            guard let e = peek() else { throw TOMLError(line: startLine, message: "string is not closed") }
-            advance()
-            switch e {
-            case UInt8(ascii: "n"): out.append(10)
-            case UInt8(ascii: "t"): out.append(9)
-            case UInt8(ascii: "r"): out.append(13)
-            case UInt8(ascii: "\\"): out.append(92)
-            case UInt8(ascii: "\""): out.append(34)
-            case UInt8(ascii: "u"), UInt8(ascii: "U"):
-                let count = e == UInt8(ascii: "u") ? 4 : 8
-                var scalar: UInt32 = 0
-                for _ in 0..<count {
-                    guard let h = peek(), let d = hexDigit(h) else {
-                        throw TOMLError(line: line, message: "bad \\u escape in string")
-                    }
-                    scalar = scalar * 16 + d
-                    advance()
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw TOMLError(line: line, message: "bad \\u escape in string") }
-                out.append(contentsOf: Array(String(u).utf8))
+        func value(_ index: Int) -> TOMLValue {
+            let node = nodes[index]
+            switch node.kind {
+            case Int32(MK_TOML_TABLE.rawValue):
+                return .table(children[index].map { TOMLMember(key: bytesAt(nodes[$0].key_offset, nodes[$0].key_length), value: value($0), line: Int(nodes[$0].line)) })
+            case Int32(MK_TOML_ARRAY.rawValue): return .array(children[index].map { value($0) })
+            case Int32(MK_TOML_STRING.rawValue): return .string(bytesAt(node.text_offset, node.text_length))
+            case Int32(MK_TOML_INTEGER.rawValue): return .integer(node.integer)
+            case Int32(MK_TOML_FLOAT.rawValue): return .float(node.number)
+            case Int32(MK_TOML_BOOLEAN.rawValue): return .boolean(node.integer != 0)
             default:
-                throw TOMLError(line: line, message: "unknown escape '\\\(Character(Unicode.Scalar(e)))' in string")
+                let kind: TOMLDateTime.Kind
+                switch node.kind {
+                case Int32(MK_TOML_LOCAL_DATE.rawValue): kind = .localDate
+                case Int32(MK_TOML_LOCAL_TIME.rawValue): kind = .localTime
+                case Int32(MK_TOML_LOCAL_DATE_TIME.rawValue): kind = .localDateTime
+                default: kind = .offsetDateTime
+                }
+                return .dateTime(TOMLDateTime(kind: kind, year: Int(node.year), month: Int(node.month), day: Int(node.day),
+                                              hour: Int(node.hour), minute: Int(node.minute), second: Int(node.second),
+                                              nanosecond: Int(node.nanosecond), offsetMinutes: Int(node.offset_minutes)))
             }
         }
-        return String(decoding: out, as: UTF8.self)
-    }
 
-    func hexDigit(_ c: UInt8) -> UInt32? {
-        switch c {
-        case 0x30...0x39: UInt32(c - 0x30)
-        case 0x41...0x46: UInt32(c - 0x41 + 10)
-        case 0x61...0x66: UInt32(c - 0x61 + 10)
-        default: nil
+        guard case .table(let root) = value(0) else { return TOMLDocument(root: [], entries: [], tables: []) }
+        var entries: [(entry: TOMLEntry, column: Int)] = []
+        var tables: [(name: String, line: Int, column: Int)] = []
+        func collect(_ index: Int, _ path: [String]) {
+            for child in children[index] {
+                let node = nodes[child]
+                let childPath = path + [bytesAt(node.key_offset, node.key_length)]
+                if node.kind == Int32(MK_TOML_TABLE.rawValue) {
+                    tables.append((TOMLDocument.spelling(childPath), Int(node.line), Int(node.column)))
+                    collect(child, childPath)
+                } else {
+                    entries.append((TOMLEntry(path: childPath, value: value(child), line: Int(node.line)), Int(node.column)))
+                }
+            }
         }
-    }
-
-    mutating func bareValue() throws(TOMLError) -> TOMLValue {
-        let start = index
-        while let c = peek(), c != UInt8(ascii: ","), c != UInt8(ascii: "]"), c != UInt8(ascii: "\n"),
-              c != UInt8(ascii: "#"), c != UInt8(ascii: " "), c != UInt8(ascii: "\t"), c != UInt8(ascii: "\r") {
-            advance()
-        }
-        let word = String(decoding: bytes[start..<index], as: UTF8.self)
-        if word == "true" { return .boolean(true) }
-        if word == "false" { return .boolean(false) }
-        if let i = Scanner.integer(word) { return .integer(i) }
-        if let f = Scanner.float(word) { return .float(f) }
-        throw TOMLError(line: line, message: "'\(word)' is not a value: write text in quotes (\"\(word)\"), a number, true or false")
-    }
-
-    static func integer(_ word: String) -> Int64? {
-        var s = Substring(word)
-        var negative = false
-        if s.hasPrefix("+") { s = s.dropFirst() } else if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
-        var radix = 10
-        if s.hasPrefix("0x") { radix = 16; s = s.dropFirst(2) }
-        else if s.hasPrefix("0o") { radix = 8; s = s.dropFirst(2) }
-        else if s.hasPrefix("0b") { radix = 2; s = s.dropFirst(2) }
-        guard !s.isEmpty, !s.hasPrefix("_"), !s.hasSuffix("_"), !hasDoubleUnderscore(s) else { return nil }
-        let digits = withoutUnderscores(s)
-        // The sign goes in with the digits: no negation that could overflow, and a second
-        // sign ("--1", "-0x-8…") is refused by the parse.
-        guard digits.first != "-", digits.first != "+" else { return nil }
-        return Int64((negative ? "-" : "") + digits, radix: radix)
-    }
-
-    private static func hasDoubleUnderscore(_ s: Substring) -> Bool {
-        var previous: Character = " "
-        for c in s {
-            if c == "_" && previous == "_" { return true }
-            previous = c
-        }
-        return false
-    }
-
-    private static func withoutUnderscores(_ s: Substring) -> String {
-        var out = ""
-        for c in s where c != "_" { out.append(c) }
-        return out
-    }
-
-    static func float(_ word: String) -> Double? {
-        switch word {
-        case "inf", "+inf": return .infinity
-        case "-inf": return -.infinity
-        case "nan", "+nan", "-nan": return .nan
-        default: break
-        }
-        guard !word.hasPrefix("."), !word.hasSuffix("."), !hasDoubleUnderscore(Substring(word)) else { return nil }
-        return Double(withoutUnderscores(Substring(word)))
+        collect(0, [])
+        // toml++ keeps a table's keys sorted; a technician reads errors in file order.
+        entries.sort { ($0.entry.line, $0.column) < ($1.entry.line, $1.column) }
+        tables.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+        return TOMLDocument(root: root, entries: entries.map { $0.entry }, tables: tables.map { ($0.name, $0.line) })
     }
 }

@@ -30,6 +30,7 @@ public final class IIOPolledAccelerometer: AccelerationSource {
         self.device = device
         self.system = system
         calibration = try IIOAccelCalibration.read(directory: device.directory, system: system)
+        for doubt in calibration.doubts { log?.always(doubt) }
         let raw = system.fileExists(device.directory + "/in_accel_x_raw")
         axisIsProcessed = !raw
         axisFiles = ["x", "y", "z"].map { device.directory + "/in_accel_\($0)_" + (raw ? "raw" : "input") }
@@ -89,6 +90,7 @@ public final class IIOBufferedAccelerometer: AccelerationSource {
         let dir = device.directory
         guard device.hasAccel, device.hasBuffer else { throw .unsupported("\(dir): no scan_elements/buffer") }
         calibration = try IIOAccelCalibration.read(directory: dir, system: system)
+        for doubt in calibration.doubts { log?.always(doubt) }
 
         func write(_ file: String, _ value: String) throws(IIOSetupError) {
             do { try system.writeSmallFile(dir + "/" + file, value) } catch { throw .read(error.description) }

@@ -100,6 +100,10 @@ public struct IIOAccelCalibration: Sendable, Equatable {
         self.scale = scale; self.offset = offset; self.mountMatrix = mountMatrix
     }
 
+    /// What a technician should hear about, though the sensor still works: a scale of 0,
+    /// a mount matrix that is not a turn or mirror.
+    public var doubts: [String] = []
+
     @inlinable public func apply(rawX: Double, rawY: Double, rawZ: Double) -> Vec3 {
         mountMatrix * Vec3((rawX + offset.x) * scale.x, (rawY + offset.y) * scale.y, (rawZ + offset.z) * scale.z)
     }
@@ -141,8 +145,16 @@ public struct IIOAccelCalibration: Sendable, Equatable {
                 break
             }
         }
-        return IIOAccelCalibration(scale: Vec3(scale[0], scale[1], scale[2]), offset: Vec3(offset[0], offset[1], offset[2]),
-                                   mountMatrix: mount)
+        var calibration = IIOAccelCalibration(scale: Vec3(scale[0], scale[1], scale[2]), offset: Vec3(offset[0], offset[1], offset[2]),
+                                              mountMatrix: mount)
+        for (i, axis) in ["x", "y", "z"].enumerated() where scale[i] == 0 {
+            let file = system.fileExists(dir + "/in_accel_\(axis)_scale") ? "in_accel_\(axis)_scale" : "in_accel_scale"
+            calibration.doubts.append("\(dir)/\(file) is 0: the \(axis) axis will always read 0 (no tilt along it)")
+        }
+        if !mount.isRotationOrMirror {
+            calibration.doubts.append("\(dir): the mount matrix \(mount) is not a turn or mirror (it scales or shears): tilt will be distorted")
+        }
+        return calibration
     }
 }
 

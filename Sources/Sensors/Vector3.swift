@@ -49,6 +49,14 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
         (Vec3(rows.0.x, rows.1.x, rows.2.x), Vec3(rows.0.y, rows.1.y, rows.2.y), Vec3(rows.0.z, rows.1.z, rows.2.z))
     }
     public var transposed: Matrix3 { let c = columns; return Matrix3(c.0, c.1, c.2) }
+    /// Only turns and mirrors (rows of length 1 at right angles, within 1e-3): what a sensor
+    /// mount can be. Anything else scales or shears tilt.
+    public var isRotationOrMirror: Bool {
+        let product = (self * transposed).values
+        let identity = Matrix3.identity.values
+        for i in 0..<9 where !((product[i] - identity[i]).magnitude <= 1e-3) { return false }
+        return true
+    }
     public var determinant: Double {
         let (a, b, c) = rows
         return a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) + a.z * (b.x * c.y - b.y * c.x)

@@ -137,7 +137,7 @@ private func loadConfiguration(_ given: String?) throws(KioskError) -> KioskConf
     if given == nil && access(path, F_OK) != 0 { return KioskConfiguration() }
     let text: String
     do { text = try readTextFile(path) } catch { throw KioskError("\(path): \(error)") }
-    do { return try KioskConfiguration.parse(text, file: path) } catch { throw KioskError(error.description) }
+    do { return try KioskConfiguration.parse(text, file: path, warn: { printError("warning: \($0)") }) } catch { throw KioskError(error.description) }
 }
 
 /// Under systemd (TTYPath=/dev/tty1, StandardInput=tty-force) the VT is the controlling
@@ -166,8 +166,9 @@ func checkConfig(_ c: ParsedCommand) -> Int32 {
         return 1
     }
     do {
-        _ = try KioskConfiguration.parse(text, file: file)
-        print("\(file): OK")
+        var doubts = 0
+        _ = try KioskConfiguration.parse(text, file: file, warn: { printError("warning: \($0)"); doubts += 1 })
+        print("\(file): OK" + (doubts > 0 ? " (\(doubts) warning\(doubts == 1 ? "" : "s"))" : ""))
         return 0
     } catch {
         printError(error.description)

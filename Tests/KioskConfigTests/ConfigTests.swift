@@ -25,7 +25,7 @@ import Sensors
         shape_cap = 7
         """)
         #expect(doc.entry("top")?.value == .integer(1))
-        #expect(doc.entry("display.rotation") == TOMLEntry(key: "display.rotation", value: .string("90"), line: 4))
+        #expect(doc.entry("display.rotation") == TOMLEntry(path: ["display", "rotation"], value: .string("90"), line: 4))
         #expect(doc.entry("display.hex")?.value == .integer(0x68))
         #expect(doc.entry("display.under")?.value == .integer(1000))
         #expect(doc.entry("display.neg")?.value == .integer(-3))
@@ -37,18 +37,50 @@ import Sensors
         #expect(doc.entry("exhibits.motion-cube.shape_cap")?.line == 15)
     }
 
+    @Test func wholeTOMLOneIsRead() throws {
+        let doc = try TOMLParser.parse("""
+        \u{FEFF}title = \"""
+        two
+        lines\"""
+        bell = "\\b"
+        when = 1979-05-27T07:32:00-07:00
+        display = { rotation = 90 }
+        "exhibits.order" = 1
+        [[stand]]
+        name = "a"
+        [[stand]]
+        name = "b"
+        """)
+        #expect(doc.entry("title")?.value == .string("two\nlines"))
+        #expect(doc.entry("bell")?.value == .string("\u{8}"))
+        #expect(doc.entry("when")?.value.typeName == "a date or time")
+        if case .dateTime(let d)? = doc.entry("when")?.value { #expect(d.description == "1979-05-27T07:32:00-07:00") }
+        #expect(doc.entry("display.rotation") == TOMLEntry(path: ["display", "rotation"], value: .integer(90), line: 6))
+        // A quoted key with a dot is one key, not a table and a key.
+        #expect(doc.entry("\"exhibits.order\"")?.path == ["exhibits.order"])
+        #expect(doc.entry("exhibits.order") == nil)
+        #expect(doc.entry("stand")?.value == .array([.table([TOMLMember(key: "name", value: .string("a"), line: 9)]),
+                                                     .table([TOMLMember(key: "name", value: .string("b"), line: 11)])]))
+    }
+
     @Test(arguments: [
-        ("a = \n", 1, "missing value"),
-        ("[display\n", 1, "expected ']'"),
-        ("x = \"open\n", 1, "not closed"),
-        ("\n\nx = 1 2\n", 3, "one key = value per line"),
-        ("x = 1\nx = 2\n", 2, "already set at line 1"),
-        ("[a]\n[a]\n", 2, "already defined at line 1"),
-        ("x = yes\n", 1, "not a value"),
-        ("x = {a = 1}\n", 1, "inline tables"),
-        ("x = [1, 2\n", 1, "not closed"),
-        ("= 3\n", 1, "expected a key"),
-        ("[[t]]\n", 1, "arrays of tables"),
+        ("a = \n", 1, "expected value"),
+        ("[display\n", 1, "table header"),
+        ("x = \"open\n", 1, "control characters"),
+        ("\n\nx = 1 2\n", 3, "saw '2'"),
+        ("x = 1\nx = 2\n", 2, "cannot redefine existing integer 'x'"),
+        ("[a]\n[a]\n", 2, "cannot redefine existing table 'a'"),
+        ("x = yes\n", 1, "could not determine value type"),
+        ("x = [1, 2\n", 1, "end-of-file"),
+        ("= 3\n", 1, "saw '='"),
+        // Invalid TOML the hand-written reader once took.
+        ("x = --1\n", 1, "saw '-'"),
+        ("x = 0x1p6\n", 1, "not supported in TOML 1.0.0"),
+        ("x = 060\n", 1, "leading zeroes"),
+        ("x = \"a\u{0}b\"\n", 1, "Error while parsing string"),
+        ("[a]\nb.c = 1\n[a.b]\n", 3, "cannot redefine existing table 'a.b'"),
+        ("x = -9223372036854775809\n", 1, "not representable in 64 bits"),
+        ("x = " + String(repeating: "[", count: 100_000) + "\n", 1, "nested"),
     ])
     func syntaxErrorsNameTheLine(text: String, line: Int, fragment: String) {
         do {
@@ -187,7 +219,50 @@ import Sensors
     @Test func syntaxErrorNamesFile() {
         #expect(throws: ConfigErrors.self) { try KioskConfiguration.parse("[display\n", file: "x.toml") }
         do { _ = try KioskConfiguration.parse("\n[display\n", file: "x.toml") } catch {
-            #expect(error.description == "x.toml:2: expected ']' to close the table header")
+            #expect(error.description.hasPrefix("x.toml:2: Error while parsing table header"), "\(error.description)")
+            #expect(error.description.hasSuffix("(column 9)"), "\(error.description)")
+        }
+    }
+
+    @Test func anyTOMLFormOfASettingIsRead() throws {
+        let inline = try KioskConfiguration.parse("display = { rotation = 90 }\nexhibits.idle_seconds = 30\n", file: "x.toml")
+        #expect(inline.display.rotation == .r90)
+        // A quoted key with a dot is one unknown key, spelled as written.
+        do { _ = try KioskConfiguration.parse("[display]\n\"rotation.x\" = 90\n", file: "q.toml"); Issue.record("accepted") } catch {
+            #expect(error.description.hasPrefix("q.toml:2: display.\"rotation.x\": unknown key"), "\(error.description)")
+        }
+        // A table where a setting belongs, and an unknown table under an unknown one, once.
+        do { _ = try KioskConfiguration.parse("[displey]\n[displey.sub]\n[display]\nrotation = 0\n", file: "t.toml"); Issue.record("accepted") } catch {
+            #expect(error.errors.count == 1)
+            #expect(error.description == "t.toml:1: unknown table [displey]; did you mean [display]?")
+        }
+    }
+
+    @Test func theInstallersScreenIsNoTile() {
+        do { _ = try KioskConfiguration.parse("[exhibits]\norder = [\"motion-cube\", \"commissioning\"]\n", file: "o.toml"); Issue.record("accepted") } catch {
+            #expect(error.description.hasPrefix("o.toml:2: exhibits.order: 'commissioning' is the installer's screen"), "\(error.description)")
+        }
+    }
+
+    @Test func aMountThatScalesOrShearsIsAWarningNamingTheSetting() throws {
+        var warnings: [String] = []
+        _ = try KioskConfiguration.parse("[sensors]\nmount = [[2, 0, 0], [0, 1, 0], [0, 0, 1]]\n", file: "m.toml") { warnings.append($0.description) }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("m.toml:2: sensors.mount: the matrix") == true)
+        warnings = []
+        _ = try KioskConfiguration.parse("[sensors]\nmount = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]\n", file: "m.toml") { warnings.append($0.description) }
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func aMegabyteOfUnknownKeysIsReportedQuickly() throws {
+        var text = "[display]\n"
+        var line = 0
+        while text.utf8.count < 1_000_000 { text += "rotatoin_\(line) = 1\n"; line += 1 }
+        do { _ = try KioskConfiguration.parse(text, file: "big.toml"); Issue.record("accepted") } catch {
+            #expect(error.errors.count == line)
+            #expect(error.errors.first?.line == 2)
+            #expect(error.errors.first?.message.contains("did you mean 'display.rotation'?") == true)
+            #expect(error.errors.last?.message == "unknown key")
         }
     }
 
@@ -195,10 +270,10 @@ import Sensors
         // ~37 000 '[' overflowed the recursive parser's stack.
         let text = "[sensors]\nmount = " + String(repeating: "[", count: 100_000) + "\n"
         do { _ = try KioskConfiguration.parse(text, file: "deep.toml"); Issue.record("accepted") } catch {
-            #expect(error.description == "deep.toml:2: arrays nested more than 32 deep")
+            #expect(error.description.hasPrefix("deep.toml:2: ") && error.description.contains("nested"), "\(error.description)")
         }
-        // Nesting as deep as the limit is still read (and then judged by the schema).
-        let fine = "[sensors]\nmount = " + String(repeating: "[", count: 32) + String(repeating: "]", count: 32) + "\n"
+        // Nesting within toml++'s limit (256) is still read, and then judged by the schema.
+        let fine = "[sensors]\nmount = " + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "\n"
         do { _ = try KioskConfiguration.parse(fine, file: "deep.toml") } catch {
             #expect(!error.description.contains("nested") && error.description.contains("mount"))
         }

@@ -3,6 +3,7 @@ import Testing
 import Geometry
 import SystemFakes
 import Syscalls
+import Diagnostics
 @testable import Sensors
 
 @Suite struct IIOScanTypeTests {
@@ -144,6 +145,29 @@ import Syscalls
         let source = try IIOPolledAccelerometer(device: d, system: system)
         #expect(source.samplingFrequency == 200)
         #expect(formatFrequency(1e300) != "")
+    }
+
+    @Test func aZeroScaleAndAShearingMountAreDoubtsNamingTheFile() throws {
+        let tree = TempTree()
+        let dir = "sys/iio:device3/"
+        tree.write(dir + "name", "lis3dh\n")
+        for axis in ["x", "y", "z"] { tree.write(dir + "in_accel_\(axis)_raw", "100\n") }
+        tree.write(dir + "in_accel_scale", "0.01\n")
+        tree.write(dir + "in_accel_y_scale", "0\n")
+        tree.write(dir + "mount_matrix", "2, 0, 0; 0, 1, 0; 0, 0, 1\n")
+        let system = FakeI2CSystem()
+        let d = IIODeviceInfo.read(id: "iio:device3", paths: IIOPaths(sysfsRoot: tree.path("sys")), system: system)!
+        let clock = VirtualClock()
+        var said: [String] = []
+        let log = RateLimitedLog(clock: clock, sink: { said.append($0) })
+        let source = try IIOPolledAccelerometer(device: d, system: system, log: log)
+        #expect(source.calibration.doubts.count == 2)
+        #expect(said.contains { $0.contains("iio:device3/in_accel_y_scale is 0") && $0.contains("y axis") })
+        #expect(said.contains { $0.contains("iio:device3") && $0.contains("not a turn or mirror") })
+        // A plain turn is no doubt.
+        tree.write(dir + "in_accel_y_scale", "0.01\n")
+        tree.write(dir + "mount_matrix", "0, 1, 0; -1, 0, 0; 0, 0, 1\n")
+        #expect(try IIOAccelCalibration.read(directory: d.directory, system: system).doubts.isEmpty)
     }
 
     @Test func perAxisScaleOffsetAndMountMatrices() throws {

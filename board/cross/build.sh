@@ -53,7 +53,7 @@ SWIFTC=(swiftc -target "$TRIPLE" -enable-experimental-feature Embedded -wmo -O -
 CC=(clang --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}")
 
 # SwiftPM makes module maps for C targets with an include/ folder; here they are written out.
-for c in CSystem:Sources/CShims/CSystem/include/csystem.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h; do
+for c in CSystem:Sources/CShims/CSystem/include/csystem.h CTOML:Sources/CShims/CTOML/include/CTOML.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h; do
     mkdir -p "$OBJ/maps/${c%%:*}"
     printf 'module %s {\n    header "%s"\n    export *\n}\n' "${c%%:*}" "$ROOT/${c#*:}" > "$OBJ/maps/${c%%:*}/module.modulemap"
 done
@@ -61,6 +61,9 @@ for c in CDRM CInput CFreeType CPNG CCairo; do SWIFTC+=(-I "$ROOT/Sources/CShims
 
 "${CC[@]}" -c "$ROOT/Sources/CShims/CSystem/csystem.c" -I "$ROOT/Sources/CShims/CSystem/include" -o "$OBJ/csystem.o"
 "${CC[@]}" -c "$HERE/embedded/runtime-support.c" -o "$OBJ/runtime-support.o"
+# The configuration's TOML reader: toml++ (the sysroot's compiled library) behind a C face.
+clang++ --target="$LINK" --sysroot="$SR" -O2 -std=c++17 "${FLOAT[@]}" -DTOML_HEADER_ONLY=0 -DTOML_SHARED_LIB=1 \
+    -c "$ROOT/Sources/CShims/CTOML/tomlshim.cpp" -I "$ROOT/Sources/CShims/CTOML/include" -o "$OBJ/tomlshim.o"
 (cd "$OBJ" && "${SWIFTC[@]}" -parse-as-library -module-name Glibc -emit-module -emit-module-path "$OBJ/Glibc.swiftmodule" \
     -c -o "$OBJ/Glibc.o" "$HERE/embedded/Glibc.swift")
 
@@ -88,7 +91,7 @@ for m in $LIBRARIES; do
     [ "$m" = "$UNTIL" ] && exit 0
 done
 
-LIBS=(-ldrm -linput -ludev -lfreetype -lpng16 -lz -lm -lpthread)
+LIBS=(-ldrm -linput -ludev -lfreetype -lpng16 -lz -ltomlplusplus -lstdc++ -lm -lpthread)
 UNICODE=/opt/swift/usr/lib/swift/embedded/$TRIPLE/libswiftUnicodeDataTables.a
 # Each Embedded module specializes what it uses from the others; a client module may also
 # emit a "dead method stub" under the name of a library method it never calls. The library
@@ -101,15 +104,15 @@ LIBOBJ=()
 for m in $LIBRARIES Glibc; do [ -f "$OBJ/$m.o" ] && LIBOBJ+=("$OBJ/$m.o"); done
 
 [ -n "${RELINK:-}" ] || compile motionkiosk
-link "$BASE/motionkiosk" "${LIBOBJ[@]}" "$OBJ/motionkiosk.o" "$OBJ/csystem.o" "$OBJ/runtime-support.o" "${LIBS[@]}"
+link "$BASE/motionkiosk" "${LIBOBJ[@]}" "$OBJ/motionkiosk.o" "$OBJ/csystem.o" "$OBJ/tomlshim.o" "$OBJ/runtime-support.o" "${LIBS[@]}"
 
 # The bench: its anchors (cairo, Box2D 2.4 through a C++ scene) are built for the target
 # too, so every benchmark runs on ARM; main.swift is top-level code (no -parse-as-library).
 clang++ --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}" -c "$ROOT/Sources/CShims/CBox2DScene/kiosk500.cpp" \
     -I "$ROOT/Sources/CShims/CBox2DScene/include" -o "$OBJ/kiosk500.o"
 compile motionkiosk-bench
-link "$BASE/motionkiosk-bench" "${LIBOBJ[@]}" "$OBJ/motionkiosk-bench.o" "$OBJ/csystem.o" "$OBJ/runtime-support.o" \
-    "$OBJ/kiosk500.o" -lcairo -lbox2d -lstdc++ "${LIBS[@]}"
+link "$BASE/motionkiosk-bench" "${LIBOBJ[@]}" "$OBJ/motionkiosk-bench.o" "$OBJ/csystem.o" "$OBJ/tomlshim.o" "$OBJ/runtime-support.o" \
+    "$OBJ/kiosk500.o" -lcairo -lbox2d "${LIBS[@]}"
 
 for b in motionkiosk motionkiosk-bench; do
     llvm-objcopy --strip-all "$BASE/$b" "$BASE/$b.stripped"

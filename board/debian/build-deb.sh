@@ -26,7 +26,7 @@ if [ -z "$binary" ]; then
     swift build -c release --static-swift-stdlib --product motionkiosk >&2
     binary=$(swift build -c release --static-swift-stdlib --product motionkiosk --show-bin-path)/motionkiosk
     arch=$(dpkg --print-architecture)
-    libraries="libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, zlib1g, libstdc++6"
+    libraries="libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, zlib1g, libtomlplusplus3, libstdc++6"
 else
     # Each NEEDED library, to the package in the sysroot's download folder that ships it.
     libraries=""
