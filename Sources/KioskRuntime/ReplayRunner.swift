@@ -49,7 +49,14 @@ public final class ReplayRunner {
     /// Runs the whole trace; `checkpoint` is called at each checkpoint record. Errors thrown
     /// by `checkpoint` end the replay and are rethrown.
     public func run<E: Error>(_ records: [TraceRecord], checkpoint: (Checkpoint) throws(E) -> Void) throws(E) {
-        var next = 0
+        try run(source: TraceRecordList(records), checkpoint: checkpoint)
+    }
+
+    /// Runs records as `source` hands them out: a trace file is played while it is read,
+    /// holding one record ahead.
+    public func run<Source: TraceRecordSource, E: Error>(source: Source, checkpoint: (Checkpoint) throws(E) -> Void) throws(E) {
+        var source = source
+        var upcoming = source.nextRecord()
         var failure: E?
         let feed = events.makeDescriptor()
         withoutActuallyEscaping(checkpoint) { checkpoint in
@@ -63,9 +70,9 @@ public final class ReplayRunner {
                     self.frames.deliver(.touches(TouchFrame(time: touchTime, events: touches)))
                     touches.removeAll()
                 }
-                while next < records.count, records[next].microseconds <= now {
-                    let t = records[next].microseconds
-                    switch records[next].payload {
+                while let record = upcoming, record.microseconds <= now {
+                    let t = record.microseconds
+                    switch record.payload {
                     case let .touch(phase, id, x, y):
                         // Touch lines with equal t form one frame, as libinput delivers them.
                         if touchTime != t { flush() }
@@ -74,7 +81,7 @@ public final class ReplayRunner {
                     case let .accel(x, y, z), let .gravity(x, y, z):
                         flush()
                         var direct = false
-                        if case .gravity = records[next].payload { direct = true }
+                        if case .gravity = record.payload { direct = true }
                         let sample = AccelerationSample(time: t, vector: Vec3(x, y, z))
                         let outcome = self.motion.add(sample, direct: direct)
                         self.frames.applyMotion(MotionReading(sample: sample, outcome: outcome, worldGravity: self.motion.worldGravity),
@@ -95,19 +102,19 @@ public final class ReplayRunner {
                             return
                         }
                     }
-                    next += 1
+                    upcoming = source.nextRecord()
                 }
                 flush()
-                if next < records.count {
-                    self.events.makeReadable(feed, at: records[next].microseconds)
+                if let record = upcoming {
+                    self.events.makeReadable(feed, at: record.microseconds)
                 } else {
                     self.loop.stop()
                 }
             }
             // The handler holds `checkpoint`: it must be gone when this closure returns.
             defer { if let token { loop.removeReader(token) } }
-            if records.isEmpty { return }
-            events.makeReadable(feed, at: records[0].microseconds)
+            guard let first = upcoming else { return }
+            events.makeReadable(feed, at: first.microseconds)
             try? loop.run()
         }
         if let failure { throw failure }

@@ -8,7 +8,7 @@ public enum TextFileLimit {
     /// A configuration file (the default one is about 5 kB).
     public static let configuration = 1 << 20
     /// A trace: `--record` rolls at this size at most (16 MB by default), so every recorded
-    /// trace replays; replay holds it in memory.
+    /// trace replays; replay reads it a chunk at a time (TraceFileStream).
     public static let trace = 1024 << 20
 }
 
@@ -16,23 +16,9 @@ public enum TextFileLimit {
 /// not a regular file, too large, not UTF-8). Never blocks: a FIFO or a device is refused
 /// before anything is read from it.
 public func readTextFile(_ path: String, limit: Int = TextFileLimit.configuration) throws(TextFileError) -> String {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { throw TextFileError(reason: String(cString: strerror(errno))) }
+    let (fd, size) = try openRegularFile(path, limit: limit)
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw TextFileError(reason: String(cString: strerror(errno))) }
-    // The S_IF* constants import as Int32 or mode_t depending on the Glibc module: compare
-    // as plain 32-bit patterns.
-    func bits<T: BinaryInteger>(_ v: T) -> UInt32 { UInt32(truncatingIfNeeded: v) }
-    let kind = bits(info.st_mode) & bits(S_IFMT)
-    guard kind == bits(S_IFREG) else {
-        let what = kind == bits(S_IFDIR) ? "a directory" : kind == bits(S_IFIFO) ? "a FIFO"
-            : kind == bits(S_IFCHR) ? "a character device" : kind == bits(S_IFBLK) ? "a block device"
-            : kind == bits(S_IFSOCK) ? "a socket" : "not a file"
-        throw TextFileError(reason: "is \(what), not a regular file")
-    }
-    guard info.st_size <= limit else { throw TextFileError(reason: "is \(megabytes(Int(info.st_size))), more than the \(megabytes(limit)) allowed") }
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    var bytes = [UInt8](repeating: 0, count: size)
     var filled = 0
     while filled < bytes.count {
         let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
@@ -46,6 +32,35 @@ public func readTextFile(_ path: String, limit: Int = TextFileLimit.configuratio
     bytes.removeSubrange(filled...)
     guard let text = String(validating: bytes, as: UTF8.self) else { throw TextFileError(reason: "not UTF-8 text") }
     return text
+}
+
+/// Opens a regular file of at most `limit` bytes for reading; returns the descriptor (the
+/// caller closes it) and the size. A FIFO or a device is refused before anything is read.
+public func openRegularFile(_ path: String, limit: Int) throws(TextFileError) -> (fd: Int32, size: Int) {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { throw TextFileError(reason: String(cString: strerror(errno))) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        throw TextFileError(reason: reason)
+    }
+    // The S_IF* constants import as Int32 or mode_t depending on the Glibc module: compare
+    // as plain 32-bit patterns.
+    func bits<T: BinaryInteger>(_ v: T) -> UInt32 { UInt32(truncatingIfNeeded: v) }
+    let kind = bits(info.st_mode) & bits(S_IFMT)
+    guard kind == bits(S_IFREG) else {
+        let what = kind == bits(S_IFDIR) ? "a directory" : kind == bits(S_IFIFO) ? "a FIFO"
+            : kind == bits(S_IFCHR) ? "a character device" : kind == bits(S_IFBLK) ? "a block device"
+            : kind == bits(S_IFSOCK) ? "a socket" : "not a file"
+        close(fd)
+        throw TextFileError(reason: "is \(what), not a regular file")
+    }
+    guard info.st_size <= limit else {
+        close(fd)
+        throw TextFileError(reason: "is \(megabytes(Int(info.st_size))), more than the \(megabytes(limit)) allowed")
+    }
+    return (fd, Int(info.st_size))
 }
 
 private func megabytes(_ bytes: Int) -> String {

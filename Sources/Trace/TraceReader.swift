@@ -53,14 +53,23 @@ public struct TraceReader {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         let endsWithNewline = text.last == "\n" || text.last == "\r\n"
         for (index, line) in lines.enumerated() {
-            do throws(TraceError) {
-                if let record = try reader.read(line: line) { records.append(record) }
-            } catch {
-                guard let warn, index == lines.count - 1, !endsWithNewline, reader.lineIsNotJSON else { throw error }
-                warn("\(source):\(reader.lineNumber): the last line is cut short (\(line.utf8.count) bytes, no newline); replaying up to the line before")
-            }
+            let unterminated = index == lines.count - 1 && !endsWithNewline
+            if let record = try reader.read(line: line, unterminatedLast: unterminated, warn: warn) { records.append(record) }
         }
         return (reader.header, records)
+    }
+
+    /// `read(line:)` for a reader that knows whether this is the file's last line with no
+    /// newline after it: given `warn`, such a line that is no JSON object (cut short by a full
+    /// disk or a power cut) is left out with a warning instead of failing the trace.
+    public mutating func read(line: Substring, unterminatedLast: Bool, warn: ((String) -> Void)?) throws(TraceError) -> TraceRecord? {
+        do throws(TraceError) {
+            return try read(line: line)
+        } catch {
+            guard let warn, unterminatedLast, lineIsNotJSON else { throw error }
+            warn("\(source):\(lineNumber): the last line is cut short (\(line.utf8.count) bytes, no newline); replaying up to the line before")
+            return nil
+        }
     }
 
     /// Feeds the next line; returns its record, or nil for a header, blank or comment line.

@@ -22,6 +22,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     do { fonts = try FontSet() } catch { throw KioskError("\(error)") }
     var header = TraceHeader()
     var records: [TraceRecord] = []
+    var recordCount = 0
     let source: String
     if let demo {
         guard trace == nil else { printError("give a trace file or --demo, not both"); return 2 }
@@ -35,17 +36,15 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
             return 2
         }
         records = demoRecords
+        recordCount = records.count
         header.exhibit = demo
         source = "demo of \(demo)"
     } else {
         guard let trace else { printError("no trace file given (or use --demo NAME)"); return 2 }
-        let text: String
-        do { text = try readTextFile(trace, limit: TextFileLimit.trace) } catch {
-            printError("\(trace): \(error)")
-            return 2
-        }
-        do { (header, records) = try TraceReader.trace(in: text, source: trace, warn: { printError("warning: \($0)") }) } catch {
-            printError(error.description)
+        // Read twice, a chunk at a time: checked whole first, so a bad trace writes nothing,
+        // then played as it is read; memory stays flat however long the trace.
+        do { (header, recordCount) = try TraceFileStream.check(path: trace, warn: { printError("warning: \($0)") }) } catch {
+            printError(error.line > 0 ? error.description : "\(trace): \(error.problem)")
             return 2
         }
         source = trace
@@ -86,15 +85,24 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     var written = 0
     var failure: String?
-    runner.run(records) { checkpoint in
+    let checkpoint = { (checkpoint: ReplayRunner.Checkpoint) in
         guard failure == nil else { return }
         let base = out + "/" + safeFileName(checkpoint.name)
         do throws(PNGError) { try writePNG(checkpoint.frame, to: base + ".png") } catch { failure = "\(error)"; return }
         do throws(TextFileError) { try writeTextFile(base + ".json", checkpoint.state.serialized() + "\n") } catch { failure = "\(error)"; return }
         written += 1
     }
+    if let trace, demo == nil {
+        let stream: TraceFileStream
+        do { stream = try TraceFileStream(path: trace) } catch { throw KioskError("\(trace): \(error)") }
+        runner.run(source: stream, checkpoint: checkpoint)
+        // Only when the file changed between the check and the replay.
+        if let problem = stream.failure { throw KioskError(problem.description) }
+    } else {
+        runner.run(records, checkpoint: checkpoint)
+    }
     if let failure { throw KioskError(failure) }
-    print("replayed \(records.count) records of \(source) on \(exhibit) at \(width)x\(height): \(runner.framesRendered) frames drawn, \(written) checkpoints in \(out)")
+    print("replayed \(recordCount) records of \(source) on \(exhibit) at \(width)x\(height): \(runner.framesRendered) frames drawn, \(written) checkpoints in \(out)")
     return 0
 }
 
