@@ -36,6 +36,9 @@ public func openDRMDisplay(config: DRMDisplayConfiguration, system: any SystemCa
             continue
         }
         do throws(DisplaySetupError) {
+            // Two kiosks on one card would take turns stealing the screen; the lock goes
+            // with the descriptor, so a killed kiosk never leaves it behind.
+            guard system.lockExclusively(fd) else { throw DisplaySetupError.cardInUse(card: path) }
             let card: DRMCard
             do { card = try drm.readCard(fd: fd, path: path) } catch { throw DisplaySetupError.failed(error) }
             let choice = try chooseOutput(card: card, config: config)
@@ -50,7 +53,7 @@ public func openDRMDisplay(config: DRMDisplayConfiguration, system: any SystemCa
         }
     }
     // The error that tells the user most: access problems first, then "nothing connected".
-    if let e = errors.first(where: { if case .permissionDenied = $0 { return true }; if case .notMaster = $0 { return true }; return false }) {
+    if let e = errors.first(where: { if case .permissionDenied = $0 { return true }; if case .notMaster = $0 { return true }; if case .cardInUse = $0 { return true }; return false }) {
         throw e
     }
     if let e = errors.first(where: { if case .noConnectedConnector = $0 { return true }; return false }) { throw e }

@@ -69,6 +69,8 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
     case noCrtc(connector: String)
     case formatUnsupported(connector: String, format: PixelFormat)
     case notMaster(card: String)
+    /// Another motionkiosk drives this card (it holds the card's lock).
+    case cardInUse(card: String)
     case permissionDenied(path: String, group: String)
     /// Denied although the process is in the group: a device policy (a systemd unit's
     /// DeviceAllow=, a container) or a driver not ready yet.
@@ -91,6 +93,8 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
             return "no free display controller (CRTC) can drive \(connector)"
         case .formatUnsupported(let connector, let format):
             return "the primary plane of \(connector) cannot scan out \(format.rawValue); try --format \(format == .rgb565 ? "xrgb8888" : "rgb565")"
+        case .cardInUse(let card):
+            return "\(card) is in use by another motionkiosk (the service? see systemctl status motionkiosk); stop it first, or give this one --display virtual"
         case .notMaster(let card):
             return "\(card): another program — a desktop? — owns the display (not DRM master). Stop it (systemctl stop display-manager) or switch it off, then start motionkiosk again."
         case .permissionDenied(let path, let group):

@@ -27,6 +27,9 @@ public final class TraceFileSink: TraceSink {
         while true {
             do throws(SystemError) {
                 fd = try system.open(candidate, flags: TraceFileSink.createFlags, mode: 0o644)
+                // Held while recording, so a tool that copies traces off the stand (flock)
+                // can tell a file still being written.
+                _ = system.lockExclusively(fd)
                 break
             } catch let error where error.errno == EEXIST || error.errno == ELOOP {
                 attempt += 1
@@ -72,6 +75,7 @@ public final class TraceFileSink: TraceSink {
         do throws(SystemError) {
             try system.rename(path, to: path + ".1")
             fd = try system.open(path, flags: TraceFileSink.createFlags, mode: 0o644)
+            _ = system.lockExclusively(fd)
         } catch {
             throw .sinkFailed("\(error)")
         }

@@ -12,6 +12,7 @@ import CSystem
 public protocol SystemCalls: AnyObject, Sendable {
     func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32
     func close(_ fd: Int32)
+    func lockExclusively(_ fd: Int32) -> Bool
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int
     func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int
     /// `ioctl(fd, request, arg)` with a pointer argument.
@@ -27,6 +28,11 @@ public protocol SystemCalls: AnyObject, Sendable {
 
 public extension SystemCalls {
     func open(_ path: String, flags: Int32) throws(SystemError) -> Int32 { try open(path, flags: flags, mode: 0) }
+
+    /// Takes the open file's advisory lock without waiting (flock): false only when another
+    /// process holds it. Other failures (a file system without locks) do not stop the kiosk.
+    /// A default so that fakes without locks need not write one.
+    func lockExclusively(_ fd: Int32) -> Bool { true }
 
     /// Moves a file (replacing `to`). A default so that fakes without files need not write one.
     func rename(_ from: String, to: String) throws(SystemError) {
@@ -45,6 +51,13 @@ public final class LinuxSystem: SystemCalls {
         return fd
     }
     public func close(_ fd: Int32) { _ = Glibc.close(fd) }
+    public func lockExclusively(_ fd: Int32) -> Bool {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if Glibc.errno == EINTR { continue }
+            return Glibc.errno != EWOULDBLOCK
+        }
+        return true
+    }
 
     public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         while true {

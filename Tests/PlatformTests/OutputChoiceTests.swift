@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SystemFakes
 import Testing
 import Geometry
@@ -125,6 +128,31 @@ import Syscalls
         #expect(throws: DisplaySetupError.notMaster(card: "/dev/dri/card0")) {
             try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())
         }
+    }
+
+    @Test func aSecondKioskOnTheSameCardSaysItIsInUse() {
+        let system = FakeSystem()
+        system.directories["/dev/dri"] = ["card0"]
+        system.lockedElsewhere = ["/dev/dri/card0"]
+        let drm = FakeDRM(card: Cards.virtual(width: 480, height: 800))
+        #expect(throws: DisplaySetupError.cardInUse(card: "/dev/dri/card0")) {
+            try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())
+        }
+        #expect(system.closed.count == 1)
+        #expect(!isWaitingForHotplug(.cardInUse(card: "/dev/dri/card0")))
+        #expect(DisplaySetupError.cardInUse(card: "/dev/dri/card0").description.hasPrefix("/dev/dri/card0 is in use by another motionkiosk"))
+    }
+
+    @Test func theCardLockIsTheKernelsAdvisoryLock() throws {
+        // Two descriptors of one file stand for two kiosks: flock is per open file.
+        let path = "/tmp/motionkiosk-card-lock-\(getpid())"
+        let first = try LinuxSystem.shared.open(path, flags: O_RDWR | O_CREAT, mode: 0o600)
+        let second = try LinuxSystem.shared.open(path, flags: O_RDWR)
+        defer { LinuxSystem.shared.close(second); unlink(path) }
+        #expect(LinuxSystem.shared.lockExclusively(first))
+        #expect(!LinuxSystem.shared.lockExclusively(second))
+        LinuxSystem.shared.close(first)   // a kiosk that ends, or is killed, leaves no lock
+        #expect(LinuxSystem.shared.lockExclusively(second))
     }
 
     @Test func noCardAtAll() {

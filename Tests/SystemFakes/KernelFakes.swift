@@ -26,13 +26,18 @@ public final class FakeSystem: SystemCalls, @unchecked Sendable {
     public var ioctlAnswers: [UInt: Int32] = [:]
     public var written: [Int32: [UInt8]] = [:]
     private var nextFd: Int32 = 10
+    /// Files whose lock another process holds.
+    public var lockedElsewhere: Set<String> = []
+    private var pathsByFd: [Int32: String] = [:]
 
     public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
         if let e = openErrors[path] { throw SystemError(errno: e, attempt: "open \(path)") }
         opened.append(path)
         nextFd += 1
+        pathsByFd[nextFd] = path
         return nextFd
     }
+    public func lockExclusively(_ fd: Int32) -> Bool { !lockedElsewhere.contains(pathsByFd[fd] ?? "") }
     public func close(_ fd: Int32) { closed.append(fd) }
     public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         guard var queue = readQueue[fd], !queue.isEmpty else { throw SystemError(errno: EAGAIN, attempt: "read fd \(fd)") }
