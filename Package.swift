@@ -21,6 +21,8 @@ let package = Package(
     products: [
         .executable(name: "motionkiosk", targets: ["motionkiosk"]),
         .executable(name: "motionkiosk-bench", targets: ["motionkiosk-bench"]),
+        // The readers of outside input, for the coverage-guided fuzz package in Fuzz/.
+        .library(name: "MotionKioskReaders", targets: ["KioskConfig", "Trace", "Sensors"]),
     ],
     targets: [
         // C libraries, found through pkg-config; apt names them for a fresh machine.

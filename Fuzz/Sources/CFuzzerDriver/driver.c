@@ -1,0 +1,1 @@
+// The header is the whole target: libFuzzer defines the function.
