@@ -70,6 +70,8 @@ import Testing
             #expect(failure("seconds", bad) { _ = try $0.number("seconds", in: 0...86_400) } != nil, "\(bad)")
         }
         #expect(failure("seconds", "1e-300") { _ = try $0.number("seconds", in: 0...86_400) } == nil)
+        // sensors --lines-per-second 1e-300 once meant a sleep of 1e300 s converted to an Int.
+        #expect(failure("seconds", "1e-300") { _ = try $0.number("seconds", in: 0.001...1000) } != nil)
         #expect(failure("seed", "18446744073709551616") { _ = try $0.unsigned("seed") } != nil)
         #expect(failure("seed", "-1") { _ = try $0.unsigned("seed") } != nil)
         #expect(failure("display", "hdmi") { _ = try $0.choice("display", ["auto", "drm", "virtual"]) }

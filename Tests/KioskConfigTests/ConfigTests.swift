@@ -80,6 +80,8 @@ import Sensors
         ("x = \"a\u{0}b\"\n", 1, "Error while parsing string"),
         ("[a]\nb.c = 1\n[a.b]\n", 3, "cannot redefine existing table 'a.b'"),
         ("x = -9223372036854775809\n", 1, "not representable in 64 bits"),
+        ("i2c_bus = --9223372036854775808\n", 1, "saw '-'"),
+        ("i2c_bus = -0x-8000000000000000\n", 1, "Error while parsing"),
         ("x = " + String(repeating: "[", count: 100_000) + "\n", 1, "nested"),
     ])
     func syntaxErrorsNameTheLine(text: String, line: Int, fragment: String) {
