@@ -5,7 +5,8 @@ import PackageDescription
 //   motionkiosk (argument parsing and wiring) → KioskRuntime (the frame loop) → Exhibits →
 //   {Raster, Dynamics, Gestures, Sensors, Platform, Trace} → Geometry.
 // The seam to the system: only Syscalls depends on the C library targets (CSystem, CDRM,
-// CInput), and Raster on CFreeType and CPNG for fonts and PNG files. Platform and Sensors
+// CInput), Raster on CFreeType and CPNG for fonts and PNG files, and KioskConfig on CTOML
+// (toml++) for the configuration file. Platform and Sensors
 // reach the kernel through Syscalls' protocols, which the tests replace (SystemFakes).
 // Release builds check bounds and overflow everywhere except Raster's inner loops (and the
 // bench, which measures them as shipped): there -Ounchecked is measured need — checked,
