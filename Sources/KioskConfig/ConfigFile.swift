@@ -61,6 +61,10 @@ extension KioskConfiguration {
                                       message: "'\(locked.rawValue)' is locked but not in exhibits.order"))
         }
         if !errors.isEmpty { throw ConfigErrors(errors: errors) }
+        if let entry = document.entry("input.arrow_keys_tilt") {
+            warn(ConfigError(file: file, line: entry.line, key: entry.key,
+                             message: "does nothing: arrow keys tilt only with [sensors] source = \"keys\""))
+        }
         if !config.sensors.mount.matrix.isRotationOrMirror, let entry = document.entry("sensors.mount") {
             warn(ConfigError(file: file, line: entry.line, key: entry.key,
                              message: "the matrix \(config.sensors.mount.matrix) is not a turn or mirror (it scales or shears): tilt will be distorted"))
@@ -78,7 +82,7 @@ extension KioskConfiguration {
         for table in ConfigSchema.tableNames {
             out += "\n[\(table)]\n"
             if let doc = ConfigSchema.tableDocs.first(where: { $0.table == table })?.doc { out += "# \(doc)\n" }
-            for key in ConfigSchema.keys where key.table == table {
+            for key in ConfigSchema.keys where key.table == table && !key.retired {
                 out += "\n" + wrapComment(key.doc)
                 out += "\(key.name) = \(key.defaultText)\n"
             }

@@ -27,6 +27,8 @@ struct ConfigKey: Sendable {
     let name: String
     let doc: String
     let defaultText: String
+    /// Still read, so old files keep working, but left out of the default file.
+    var retired = false
     let apply: Apply
 
     var fullName: String { "\(table).\(name)" }
@@ -68,8 +70,8 @@ enum ConfigSchema {
                   defaultText: "\"seat0\"") { c, v throws(ValueProblem) in c.input.seat = try nonEmpty(v) },
         ConfigKey(table: "input", name: "mouse_as_finger", doc: "A mouse acts as one finger (bench setups).",
                   defaultText: "true") { c, v throws(ValueProblem) in c.input.mouseAsFinger = try boolean(v) },
-        ConfigKey(table: "input", name: "arrow_keys_tilt", doc: "Arrow keys tilt the picture when no accelerometer is fitted.",
-                  defaultText: "true") { c, v throws(ValueProblem) in c.input.arrowKeysTilt = try boolean(v) },
+        ConfigKey(table: "input", name: "arrow_keys_tilt", doc: "Kept for old files; does nothing. Arrow keys tilt only with [sensors] source = \"keys\" (bench setups); otherwise a keyboard does nothing to the exhibits.",
+                  defaultText: "true", retired: true) { c, v throws(ValueProblem) in c.input.arrowKeysTilt = try boolean(v) },
         ConfigKey(table: "input", name: "escape_leaves", doc: "terminal | always | never. When Escape on a keyboard ends the kiosk: terminal = only when started from a terminal, never as the service (a visitor's keyboard cannot end it).",
                   defaultText: "\"terminal\"") { c, v throws(ValueProblem) in c.input.escapeLeaves = try choice(v) },
 

@@ -126,7 +126,7 @@ public final class FrameLoop {
     /// display's screen transform. Call after `start`.
     public func attachInput(_ source: any InputEventSource) throws(SystemError) {
         guard let display else { return }
-        let touch = TouchInput(source: source, screen: display.screen) { [unowned(unsafe) self] in self.deliver($0) }
+        let touch = TouchInput(source: source, screen: display.screen, mouseIsFinger: settings.mouseIsFinger) { [unowned(unsafe) self] in self.deliver($0) }
         input = touch
         try loop.addReader(source.fd) { touch.dispatch() }
         touch.dispatch()
@@ -374,6 +374,8 @@ public struct FrameLoopSettings {
     public var announceReadyAtStart = true
     /// Whether Escape ends the loop.
     public var escapeLeaves = true
+    /// A mouse acts as one finger (`[input] mouse_as_finger`).
+    public var mouseIsFinger = true
     /// Where the loop's own lines go (the test pattern writes them to stdout at once);
     /// nil: the log at info level.
     public var say: ((String) -> Void)?

@@ -45,6 +45,8 @@ public enum InputEvent: Equatable, Sendable {
 /// that goes away are cancelled.
 public struct TouchTranslator: Sendable {
     public var screen: ScreenTransform
+    /// Whether a mouse acts as a finger; off, a mouse a visitor plugs in does nothing.
+    public var mouseIsFinger = true
     /// Touch id of the mouse finger (libinput seat slots are small non-negative numbers).
     public static let mouseTouchId = 1_000_000
 
@@ -64,7 +66,13 @@ public struct TouchTranslator: Sendable {
     public var activeTouchIds: [Int] { down.keys.sorted() }
 
     public mutating func translate(_ raw: RawInputEvent) -> [InputEvent] {
-        if let t = raw.time { lastTime = max(lastTime, Microseconds(t)) }
+        if let t = raw.time { lastTime = max(lastTime, Microseconds(clamping: t)) }
+        if !mouseIsFinger {
+            switch raw {
+            case .pointerMotion, .pointerAbsolute, .pointerButton: return []
+            default: break
+            }
+        }
         switch raw {
         case .deviceAdded(let info):
             return [.deviceAdded(info)]
@@ -174,9 +182,10 @@ public final class TouchInput {
     private var deniedReported = 0
 
     /// Devices present at start are announced on the first `dispatch`.
-    public init(source: any InputEventSource, screen: ScreenTransform, handler: @escaping (InputEvent) -> Void) {
+    public init(source: any InputEventSource, screen: ScreenTransform, mouseIsFinger: Bool = true, handler: @escaping (InputEvent) -> Void) {
         self.source = source
         translator = TouchTranslator(screen: screen)
+        translator.mouseIsFinger = mouseIsFinger
         self.handler = handler
     }
 

@@ -64,6 +64,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.frameFile = c.string("frame-file")
     loopSettings.summaryIntervalSeconds = configuration.logging.summaryIntervalSeconds
     loopSettings.notifier = notifier
+    loopSettings.mouseIsFinger = configuration.input.mouseAsFinger
     loopSettings.escapeLeaves = configuration.input.escapeLeaves.allows(standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
                                                                        runningAsService: notifier.isActive)
     let scene = KioskScene(settings: settings, fonts: fonts, log: log)

@@ -101,7 +101,7 @@ import Sensors
         let parsed = try KioskConfiguration.parse(text, file: "default.toml")
         #expect(parsed == KioskConfiguration())
         // Every key of the schema is documented in the default file.
-        for key in ConfigSchema.keys { #expect(text.contains("\n\(key.name) = ")) }
+        for key in ConfigSchema.keys where !key.retired { #expect(text.contains("\n\(key.name) = ")) }
     }
 
     @Test func settingsApply() throws {
@@ -238,6 +238,13 @@ import Sensors
             #expect(error.errors.count == 1)
             #expect(error.description == "t.toml:1: unknown table [displey]; did you mean [display]?")
         }
+    }
+
+    @Test func aKeyThatDoesNothingSaysSo() throws {
+        var warnings: [String] = []
+        let c = try KioskConfiguration.parse("[input]\narrow_keys_tilt = true\nmouse_as_finger = false\n", file: "k.toml") { warnings.append($0.description) }
+        #expect(warnings == ["k.toml:2: input.arrow_keys_tilt: does nothing: arrow keys tilt only with [sensors] source = \"keys\""])
+        #expect(c.input.mouseAsFinger == false)
     }
 
     @Test func theInstallersScreenIsNoTile() {

@@ -58,6 +58,17 @@ import SystemFakes
         #expect(t.translate(.touchFrame(device: 3, time: 9)) == [.touches(TouchFrame([TouchEvent(slot: 0, phase: .down, position: Vec2(1, 2), time: 9, device: 3)]))])
     }
 
+    @Test func aMouseDoesNothingWhenTheStandSaysSo() {
+        var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r0))
+        t.mouseIsFinger = false
+        #expect(t.translate(.pointerButton(device: 4, button: 0x110, pressed: true, time: 2)).isEmpty)
+        #expect(t.translate(.pointerMotion(device: 4, dx: 10, dy: 10, time: 3)).isEmpty)
+        #expect(t.translate(.pointerAbsolute(device: 4, x: 5, y: 5, time: 4)).isEmpty)
+        // A libinput time beyond Int64 is clamped, not a trap.
+        _ = t.translate(.touchDown(device: 3, slot: 0, x: 1, y: 2, time: UInt64.max))
+        #expect(t.translate(.touchFrame(device: 3, time: UInt64.max)).count == 1)
+    }
+
     @Test func aMouseIsOneFinger() {
         var t = TouchTranslator(screen: ScreenTransform(portraitWidth: 100, portraitHeight: 200, rotation: .r90))
         let id = TouchTranslator.mouseTouchId
