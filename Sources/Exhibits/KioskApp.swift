@@ -77,6 +77,16 @@ public final class KioskApp {
     /// Where each touch slot's events go, decided when the finger lands.
     private var touchGoesHome: [Int: Bool] = [:]
     private var lastActivity: Microseconds
+    /// Touches down now (by slot) and when each went down: a visitor holding a ball out is
+    /// still playing.
+    private var heldSince: [Int: Microseconds] = [:]
+    /// Gravity when the visitor last tilted clearly; noise around it is no activity.
+    private var tiltReference: Vec2?
+    /// A tilt change counts as a visitor from this much (g): about 3.5°, well above a
+    /// filtered accelerometer's noise.
+    static let tiltActivity = 0.06
+    /// A touch held longer is a stuck touch (a fault, a leaning object), not a visitor.
+    static let longestHeldTouch: Microseconds = 600_000_000
     private var gravity = Vec2(0, 1)
     private var altitude: Double? = nil
     private var commands: [DrawCommand] = []
@@ -198,6 +208,13 @@ public final class KioskApp {
     /// Touches of one libinput frame (portrait pixels).
     public func handle(_ frame: TouchFrame) {
         lastActivity = max(lastActivity, frame.time)
+        for e in frame.events {
+            switch e.phase {
+            case .down: if heldSince[e.slot] == nil { heldSince[e.slot] = e.time }
+            case .up, .cancel: heldSince[e.slot] = nil
+            case .move: break
+            }
+        }
         if case .attract = showing {
             // A visitor: the demo stops and the launcher is theirs.
             showLauncher()
@@ -226,9 +243,16 @@ public final class KioskApp {
         homeGestures.deviceRemoved(device, at: time)
         gestures.deviceRemoved(device, at: time)
         touchGoesHome.removeAll()
+        heldSince.removeAll()
     }
 
     public func motion(gravity g: Vec2, altitude a: Double?) {
+        if let reference = tiltReference, (g - reference).length <= Self.tiltActivity {
+            // Noise, or a stand at rest: not a visitor.
+        } else {
+            if tiltReference != nil { lastActivity = max(lastActivity, now) }
+            tiltReference = g
+        }
         gravity = g
         altitude = a
         currentExhibit?.motion(gravity: g, altitude: a)
@@ -249,12 +273,12 @@ public final class KioskApp {
             playback.advance(to: time)
             if playback.isFinished { startAttract(after: playback.name) }
         case .exhibit(let name, _):
-            if let idle = settings.idleTimeout, time - lastActivity >= idle {
+            if let idle = settings.idleTimeout, time - latestActivity >= idle {
                 log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
                 if settings.locked != nil { open(name) } else { showLauncher(); lastActivity = time }
             }
         case .launcher:
-            if let after = settings.attractAfter, time - lastActivity >= after { startAttract(after: nil) }
+            if let after = settings.attractAfter, time - latestActivity >= after { startAttract(after: nil) }
         }
         // The screen may have changed above: what is showing now catches up to `time`.
         currentExhibit?.advance(to: time)
@@ -283,6 +307,14 @@ public final class KioskApp {
         }
     }
 
+    /// The last moment a visitor was active: a touch, a clear tilt, or now while a finger is
+    /// held (for at most `longestHeldTouch`).
+    private var latestActivity: Microseconds {
+        var latest = lastActivity
+        for since in heldSince.values { latest = max(latest, min(now, since + Self.longestHeldTouch)) }
+        return latest
+    }
+
     /// The next moment the kiosk must wake with no input (timers, idle, attract); nil = none.
     public var nextDeadline: Microseconds? {
         var deadlines: [Microseconds] = []
@@ -290,8 +322,8 @@ public final class KioskApp {
         if let d = homeGestures.nextDeadline { deadlines.append(d) }
         if let d = currentExhibit?.nextDeadline { deadlines.append(d) }
         switch showing {
-        case .exhibit: if let idle = settings.idleTimeout { deadlines.append(lastActivity + idle) }
-        case .launcher: if let after = settings.attractAfter { deadlines.append(lastActivity + after) }
+        case .exhibit: if let idle = settings.idleTimeout { deadlines.append(latestActivity + idle) }
+        case .launcher: if let after = settings.attractAfter { deadlines.append(latestActivity + after) }
         case .attract(let playback, _): if let d = playback.nextDeadline { deadlines.append(d) }
         }
         return deadlines.min()

@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 import Geometry
+import Sensors
 @testable import Exhibits
 
 @Suite struct KioskAppTests {
@@ -60,6 +61,48 @@ import Geometry
         #expect(exhibit(r, "playing") == "grid-block")
         #expect(exhibit(r, "still-open") == "grid-block")
         #expect(exhibit(r, "idle") == "launcher")
+    }
+
+    @Test func aHeldFingerPostponesTheIdleReset() throws {
+        // Holding a cradle ball out for 15 s with a 10 s idle time: still playing.
+        var t = TraceBuilder()
+        t.touch("down", Vec2(240, 600), t: 1_000)
+        t.checkpoint("held", at: 14_000)
+        t.touch("up", Vec2(240, 600), t: 16_000)
+        t.checkpoint("lifted", at: 25_500)
+        t.checkpoint("idle", at: 26_500)
+        let r = try replay(t.text, exhibit: "launcher") {
+            $0.initialExhibit = "newtons-cradle"; $0.idleTimeout = 10_000_000; $0.attractAfter = nil
+        }
+        #expect(exhibit(r, "held") == "newtons-cradle")
+        #expect(exhibit(r, "lifted") == "newtons-cradle")   // 9.5 s after the lift
+        #expect(exhibit(r, "idle") == "launcher")           // 10.5 s after the lift
+    }
+
+    @Test func aClearTiltPostponesTheIdleResetAndNoiseDoesNot() throws {
+        func g(_ degrees: Double, noise: Double = 0) -> Vec3 {
+            let a = degrees * Double.pi / 180
+            return Vec3(9.80665 * sin(a) + noise, noise, 9.80665 * cos(a))
+        }
+        // Playing by tilting alone: 10° one way and back every 4 s, until 24 s.
+        var tilting = TraceBuilder()
+        for step in 0...6 { tilting.hold(accel: g(step % 2 == 0 ? 0 : 10), from: Double(step) * 4_000, to: Double(step) * 4_000 + 3_980) }
+        tilting.hold(accel: g(0), from: 28_000, to: 40_000)
+        tilting.checkpoint("tilting", at: 30_000)
+        tilting.checkpoint("idle", at: 36_000)
+        let settings = { (s: inout KioskApp.Settings) in s.initialExhibit = "tilt-box"; s.idleTimeout = 10_000_000; s.attractAfter = nil }
+        let r = try replay(tilting.text, exhibit: "launcher", configure: settings)
+        #expect(exhibit(r, "tilting") == "tilt-box")   // 6 s after the last tilt
+        #expect(exhibit(r, "idle") == "launcher")      // 12 s after it
+
+        // A stand at rest with a noisy sensor (±0.05 m/s², 0.3°): reset on time.
+        var resting = TraceBuilder()
+        for i in 0..<600 { resting.accel(g(0, noise: i % 2 == 0 ? 0.05 : -0.05).x, g(0, noise: i % 2 == 0 ? 0.05 : -0.05).y, 9.80665, at: Double(i) * 20) }
+        resting.checkpoint("quiet", at: 9_000)
+        resting.checkpoint("reset", at: 11_000)
+        let q = try replay(resting.text, exhibit: "launcher", configure: settings)
+        #expect(exhibit(q, "quiet") == "tilt-box")
+        #expect(exhibit(q, "reset") == "launcher")
     }
 
     @Test func configuredIdleTime() throws {
