@@ -21,6 +21,30 @@ extension KioskConfiguration {
         return s
     }
 
+    /// A replay as this stand would run it (`replay --config`): its exhibit order, options,
+    /// corner press, and — for the launcher or the stand's locked exhibit — its idle and
+    /// attract times. Size, seed and which exhibit stay the replay's.
+    public func applyStand(to settings: inout KioskApp.Settings, exhibit: String) {
+        let stand = kioskSettings
+        settings.order = stand.order
+        settings.options = stand.options
+        settings.commissioningPress = stand.commissioningPress
+        if let locked = stand.locked, locked == exhibit {
+            settings.locked = locked
+            settings.initialExhibit = nil
+        }
+        if exhibit == "launcher" || settings.locked != nil {
+            settings.idleTimeout = stand.idleTimeout
+            settings.attractAfter = exhibit == "launcher" ? stand.attractAfter : nil
+        }
+    }
+
+    /// The stand's motion filtering, for a replay.
+    public func applyStand(to motion: inout MotionSettings) {
+        motion.gravityTimeConstant = sensors.gravityTimeConstantMilliseconds / 1000
+        motion.shakeThreshold = sensors.shakeThreshold
+    }
+
     /// Which accelerometer and how it is mounted and filtered (the panel rotation is added
     /// once the display is known).
     public var motionSensors: MotionSensorConfiguration {

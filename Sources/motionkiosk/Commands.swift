@@ -48,6 +48,7 @@ let motionKioskCommandLine = ToolSpec(
                         OptionSpec("exhibit", help: "Exhibit to run, or 'launcher' for the whole kiosk from its launcher (idle timer included) (default: the trace header's, else launcher)."),
                         OptionSpec("size", help: "Portrait size WIDTHxHEIGHT (default: the trace header's, else 480x800)."),
                         OptionSpec("seed", help: "Seed of the kiosk's random generator (default: the trace header's, else 1)."),
+                        OptionSpec("config", help: "A stand's configuration file: the trace runs as that stand would run it (exhibit order and options, locked exhibit, idle and attract times, motion filtering), in place of the trace header's; --exhibit, --size and --seed still win."),
                         OptionSpec("out", help: "Folder for <checkpoint>.png and <checkpoint>.json (created if missing).", required: true),
                     ]),
         CommandSpec(name: "sensors", abstract: "Print live tilt, gravity, shake and altitude readings until Ctrl-C.",

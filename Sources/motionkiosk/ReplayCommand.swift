@@ -2,6 +2,7 @@ import CommandLineParser
 import Diagnostics
 import Exhibits
 import Geometry
+import KioskConfig
 import KioskRuntime
 import Platform
 import Raster
@@ -58,7 +59,14 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         }
         width = w; height = h
     }
-    let exhibit = chosenExhibit ?? header.exhibit ?? "launcher"
+    var stand: KioskConfiguration?
+    if let file = c.string("config") {
+        do { stand = try loadConfiguration(file) } catch {
+            printError(error.description)
+            return 2
+        }
+    }
+    let exhibit = chosenExhibit ?? stand?.exhibits.locked?.rawValue ?? header.exhibit ?? "launcher"
     guard exhibit == "launcher" || ExhibitCatalog.type(named: exhibit) != nil else {
         printError("--exhibit '\(exhibit)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
         return 2
@@ -78,6 +86,10 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     if let ms = header.idleMilliseconds, header.locked == true || exhibit == "launcher" { settings.idleTimeout = duration(ms) }
     if let ms = header.attractMilliseconds, exhibit == "launcher" { settings.attractAfter = duration(ms) }
+    if let stand {
+        stand.applyStand(to: &settings, exhibit: exhibit)
+        stand.applyStand(to: &motion)
+    }
     let panel = VirtualPanel(width: width, height: height)
     let runner: ReplayRunner
     do { runner = try ReplayRunner(settings: settings, display: panel, fonts: fonts, log: Log(minimum: .warning), motion: motion) } catch {

@@ -133,7 +133,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     return 0
 }
 
-private func loadConfiguration(_ given: String?) throws(KioskError) -> KioskConfiguration {
+func loadConfiguration(_ given: String?) throws(KioskError) -> KioskConfiguration {
     let path = given ?? KioskConfiguration.defaultPath
     if given == nil && access(path, F_OK) != 0 { return KioskConfiguration() }
     let text: String
