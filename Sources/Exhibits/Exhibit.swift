@@ -35,6 +35,13 @@ public struct ExhibitEnvironment {
     public var startTime: Microseconds
     /// Where the app draws its home control: exhibits keep their own controls clear of it.
     public var homeControl: Rect?
+    /// The part of the screen no control covers: what a visitor plays with is laid out here,
+    /// so nothing can pass under the home control. Below the control, with its margin again.
+    public var safeArea: Rect {
+        guard let home = homeControl else { return Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+        let top = min(home.maxY + home.minY, Double(height) / 2)
+        return Rect(x: 0, y: top, width: Double(width), height: Double(height) - top)
+    }
     /// The devices in use, one line each ("display: …", "touch: …", "tilt: …"), for the
     /// commissioning screen.
     public var devices: [String] = []

@@ -34,11 +34,11 @@ public final class GridBlock: Exhibit {
     public private(set) var gameOver = false
     private var nextStep: Microseconds? = nil
     private var now: Microseconds
-    private let width: Double, height: Double
+    /// The grid: the safe area, clear of the home control (the seed asks for exactly this).
+    private let area: Rect
 
     public init(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator) {
-        width = Double(environment.width)
-        height = Double(environment.height)
+        area = environment.safeArea
         now = environment.startTime
         gestures.add(TapGestureRecognizer(name: "restart") { [unowned(unsafe) self] tap in
             if tap.state == .ended { self.restart() }
@@ -103,25 +103,26 @@ public final class GridBlock: Exhibit {
     public var isAnimating: Bool { false }
     public var nextDeadline: Microseconds? { running ? nextStep : nil }
 
-    private var cellWidth: Double { width / Double(GridBlock.columns) }
-    private var cellHeight: Double { height / Double(GridBlock.rows) }
+    private var cellWidth: Double { area.width / Double(GridBlock.columns) }
+    private var cellHeight: Double { area.height / Double(GridBlock.rows) }
 
     public func draw(into list: inout [DrawCommand]) -> Color {
         let lineColor = Color(r: 226, g: 228, b: 234)
         for c in 1..<GridBlock.columns {
-            let x = Double(c) * cellWidth
-            list.append(.line(from: Vec2(x, 0), to: Vec2(x, height), width: 1, color: lineColor))
+            let x = area.minX + Double(c) * cellWidth
+            list.append(.line(from: Vec2(x, area.minY), to: Vec2(x, area.maxY), width: 1, color: lineColor))
         }
-        for r in 1..<GridBlock.rows {
-            let y = Double(r) * cellHeight
-            list.append(.line(from: Vec2(0, y), to: Vec2(width, y), width: 1, color: lineColor))
+        // The top line too: it shows where the grid, and the block's way, ends.
+        for r in 0..<GridBlock.rows {
+            let y = area.minY + Double(r) * cellHeight
+            list.append(.line(from: Vec2(area.minX, y), to: Vec2(area.maxX, y), width: 1, color: lineColor))
         }
         list.append(.rect(blockFrame, transform: .identity, color: gameOver ? GridBlock.red : GridBlock.green))
         return .white
     }
 
     private var blockFrame: Rect {
-        Rect(x: Double(column) * cellWidth, y: Double(row) * cellHeight, width: cellWidth, height: cellHeight)
+        Rect(x: area.minX + Double(column) * cellWidth, y: area.minY + Double(row) * cellHeight, width: cellWidth, height: cellHeight)
     }
 
     public func state() -> ExhibitState {
@@ -131,7 +132,9 @@ public final class GridBlock: Exhibit {
             items: [ItemState(id: 0, shape: "square", center: f.center, width: f.width, height: f.height,
                               color: gameOver ? GridBlock.red : GridBlock.green)],
             extras: [
-                ("grid", .object([("columns", .int(GridBlock.columns)), ("rows", .int(GridBlock.rows))])),
+                ("grid", .object([("columns", .int(GridBlock.columns)), ("rows", .int(GridBlock.rows)),
+                                  ("x", .number(area.minX)), ("y", .number(area.minY)),
+                                  ("width", .number(area.width)), ("height", .number(area.height))])),
                 ("block", .object([("column", .int(column)), ("row", .int(row))])),
                 ("direction", running ? .string(direction!.rawValue) : .null),
                 ("running", .bool(running)),

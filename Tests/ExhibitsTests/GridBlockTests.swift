@@ -12,6 +12,27 @@ import Geometry
         let color = r.string(r.items(checkpoint).first?["color"]) ?? ""
         return (c, row, running, over, color, r.string(s["direction"]))
     }
+    /// Where the grid lies, as the state says.
+    func area(_ r: ReplayResult, _ checkpoint: String) -> Rect {
+        guard case .object(let g)? = r.states[checkpoint]?["grid"] else { Issue.record("no grid"); return Rect(x: 0, y: 0, width: 0, height: 0) }
+        func n(_ key: String) -> Double { g.first { $0.0 == key }.flatMap { r.number($0.1) } ?? -1 }
+        return Rect(x: n("x"), y: n("y"), width: n("width"), height: n("height"))
+    }
+
+    @Test(arguments: [(480, 800), (600, 1024), (720, 1280), (800, 1280), (768, 1024), (720, 720), (400, 400), (1080, 1920)])
+    func theGridLiesClearOfTheHomeControl(size: (Int, Int)) throws {
+        var t = TraceBuilder()
+        t.checkpoint("start", at: 0)
+        let r = try replay(t.text, exhibit: "grid-block", width: size.0, height: size.1)
+        let grid = area(r, "start")
+        guard case .array(let controls)? = r.states["start"]?["controls"],
+              let home = controls.first(where: { r.string($0["id"]) == "home" }),
+              let homeY = r.number(home["y"]), let homeHeight = r.number(home["height"]) else { Issue.record("no home control"); return }
+        #expect(grid.minY >= homeY + homeHeight / 2, "grid top \(grid.minY), home control bottom \(homeY + homeHeight / 2)")
+        #expect(abs(grid.maxY - Double(size.1)) < 0.01 && grid.minX == 0 && abs(grid.width - Double(size.0)) < 0.01)
+        // Every cell the block can reach is inside the grid (the corners included).
+        #expect(grid.height / 19 > 0 && grid.minY + 19 * grid.height / 19 <= Double(size.1) + 0.01)
+    }
 
     @Test(arguments: [(480, 800), (720, 1280)]) func startsStillAndGreenInTheCentre(size: (Int, Int)) throws {
         var t = TraceBuilder()
@@ -23,11 +44,12 @@ import Geometry
             #expect(b.column == 4 && b.row == 9 && !b.running && !b.gameOver && b.color == "#34C759" && b.direction == nil)
         }
         let item = r.items("start")[0]
-        // One cell exactly: 1/9 of the width by 1/19 of the height, centred in cell (4, 9).
-        #expect(abs(r.number(item["width"])! - Double(size.0) / 9) < 0.01)
-        #expect(abs(r.number(item["height"])! - Double(size.1) / 19) < 0.01)
+        let grid = area(r, "start")
+        // One cell exactly: 1/9 of the grid's width by 1/19 of its height, centred in cell (4, 9).
+        #expect(abs(r.number(item["width"])! - grid.width / 9) < 0.01)
+        #expect(abs(r.number(item["height"])! - grid.height / 19) < 0.01)
         #expect(abs(r.number(item["x"])! - Double(size.0) / 2) < 0.01)
-        #expect(abs(r.number(item["y"])! - Double(size.1) * 9.5 / 19) < 0.01)
+        #expect(abs(r.number(item["y"])! - (grid.minY + grid.height * 9.5 / 19)) < 0.01)
         guard case .object(let grid)? = r.states["start"]?["grid"] else { Issue.record("no grid"); return }
         #expect(grid[0].1 == .int(9) && grid[1].1 == .int(19))
     }
@@ -47,7 +69,8 @@ import Geometry
         #expect(block(r, "after-three-steps").row == 12)
         // A jump, not a slide: between ticks the block sits exactly in its cell.
         let y = r.number(r.items("mid-step")[0]["y"])!
-        #expect(abs(y - 800.0 / 19 * 12.5) < 0.01)
+        let grid = area(r, "mid-step")
+        #expect(abs(y - (grid.minY + grid.height / 19 * 12.5)) < 0.01)
     }
 
     @Test(arguments: [("right", Vec2(1, 0), 8, 12), ("left", Vec2(-1, 0), 0, 12), ("up", Vec2(0, -1), 4, 0)])
@@ -88,9 +111,10 @@ import Geometry
         t.checkpoint("row-10", at: 500)
         let r = try replay(t.text, exhibit: "grid-block")
         let frame = r.frames["row-10"]!
-        let cellW = 480.0 / 9, cellH = 800.0 / 19
-        let inside = frame.row32(Int(cellH * 10.5))[Int(cellW * 4.5)] & 0xFFFFFF
-        let above = frame.row32(Int(cellH * 9.5))[Int(cellW * 4.5)] & 0xFFFFFF
+        let grid = area(r, "row-10")
+        let cellW = grid.width / 9, cellH = grid.height / 19
+        let inside = frame.row32(Int(grid.minY + cellH * 10.5))[Int(cellW * 4.5)] & 0xFFFFFF
+        let above = frame.row32(Int(grid.minY + cellH * 9.5))[Int(cellW * 4.5)] & 0xFFFFFF
         #expect(inside == 0x34C759)
         #expect(above == 0xFFFFFF)
     }
