@@ -54,14 +54,16 @@ public final class TiltBox: Exhibit {
     private var lastTick: Microseconds
     private var dragStart = Vec2.zero
     private var random: SeededGenerator
-    private let width: Double, height: Double, scale: Double
+    /// The box and its borders: the safe area, so the box never passes under the home control.
+    private let area: Rect
+    private let scale: Double
     private let altitudeGrey: Bool
     public let border: Double
     public let side: Double
 
     public init(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator) {
-        width = Double(environment.width)
-        height = Double(environment.height)
+        area = Rect(x: environment.safeArea.minX, y: environment.safeArea.minY.rounded(),
+                    width: environment.safeArea.width, height: environment.safeArea.maxY - environment.safeArea.minY.rounded())
         scale = environment.scale
         border = (20 * scale).rounded()
         side = 100 * scale
@@ -69,7 +71,7 @@ public final class TiltBox: Exhibit {
         now = environment.startTime
         lastTick = now
         self.random = random
-        center = Vec2(width / 2, height / 2)
+        center = area.center
         gestures.attachToItems(hitTest: { [unowned(unsafe) self] p in self.contains(p) ? 0 : nil }) { [unowned(unsafe) self] _ in
             let doubleTap = TapGestureRecognizer(name: "toggle (double tap)") { [unowned(unsafe) self] tap in
                 if tap.state == .ended { self.toggleShape() }
@@ -92,7 +94,7 @@ public final class TiltBox: Exhibit {
     /// Where the centre may go: the box stays wholly inside the borders.
     private var limits: (min: Vec2, max: Vec2) {
         let h = side / 2
-        return (Vec2(border + h, border + h), Vec2(width - border - h, height - border - h))
+        return (Vec2(area.minX + border + h, area.minY + border + h), Vec2(area.maxX - border - h, area.maxY - border - h))
     }
 
     /// Fingers are wider than the pointer UIKit was designed for: a little slack around the box.
@@ -268,11 +270,11 @@ public final class TiltBox: Exhibit {
     // MARK: output
 
     private var borderRects: [(Edge, PixelRect)] {
-        let w = Int(width), h = Int(height), b = Int(border)
-        return [(.top, PixelRect(x: 0, y: 0, width: w, height: b)),
-                (.right, PixelRect(x: w - b, y: b, width: b, height: h - 2 * b)),
-                (.bottom, PixelRect(x: 0, y: h - b, width: w, height: b)),
-                (.left, PixelRect(x: 0, y: b, width: b, height: h - 2 * b))]
+        let x = Int(area.minX), y = Int(area.minY), w = Int(area.width), h = Int(area.height), b = Int(border)
+        return [(.top, PixelRect(x: x, y: y, width: w, height: b)),
+                (.right, PixelRect(x: x + w - b, y: y + b, width: b, height: h - 2 * b)),
+                (.bottom, PixelRect(x: x, y: y + h - b, width: w, height: b)),
+                (.left, PixelRect(x: x, y: y + b, width: b, height: h - 2 * b))]
     }
 
     public func draw(into list: inout [DrawCommand]) -> Color {
@@ -297,6 +299,8 @@ public final class TiltBox: Exhibit {
             items: [ItemState(id: 0, shape: isCircle ? "circle" : "square", center: center, width: side, height: side,
                               color: color)],
             extras: [
+                ("area", .object([("x", .number(area.minX)), ("y", .number(area.minY)),
+                                  ("width", .number(area.width)), ("height", .number(area.height))])),
                 ("borders", .array(Edge.allCases.map { e in
                     .object([("edge", .string(e.rawValue)), ("color", .string(TiltBox.borderColors[e]!.hex))])
                 })),

@@ -25,6 +25,16 @@ import Sensors
         return nil
     }
 
+    /// The top of the box's area: below the home control.
+    func top(_ r: ReplayResult, _ cp: String) -> Double {
+        guard case .object(let a)? = r.states[cp]?["area"], let y = a.first(where: { $0.0 == "y" }).flatMap({ r.number($0.1) }) else {
+            Issue.record("no area"); return .nan
+        }
+        return y
+    }
+    /// Where the box starts at 480x800: the middle of the area below the home control (88 px).
+    static let start = Vec2(240, 444)
+
     func bool(_ r: ReplayResult, _ cp: String, _ key: String) -> Bool? {
         if case .bool(let b)? = r.states[cp]?[key] { return b }
         return nil
@@ -44,20 +54,23 @@ import Sensors
         t.checkpoint("later", at: 2000)
         let r = try replay(t.text, exhibit: "tilt-box", width: size.0, height: size.1)
         let scale = w / 480
+        let top = top(r, "start")
+        // The home control (72 px square, 8 px margin, at 480 wide) stays above the area.
+        #expect(top >= (80 * scale).rounded())
         for cp in ["start", "later"] {
             let b = box(r, cp)
-            #expect(abs(b.x - w / 2) < 1e-9 && abs(b.y - h / 2) < 1e-9, "\(cp): \(b)")
+            #expect(abs(b.x - w / 2) < 1e-9 && abs(b.y - (top + h) / 2) < 1e-9, "\(cp): \(b)")
             #expect(abs(b.side - 100 * scale) < 1e-9 && b.shape == "square" && b.color == "#FF3B30")
         }
         let colors = ["top", "right", "bottom", "left"].compactMap { borderColor(r, "start", $0) }
         #expect(colors.count == 4 && Set(colors).count == 4 && !colors.contains("#FF3B30"))
         // Drawn as stated: each border's colour at the middle of its band, red in the centre.
         let band = (20 * scale).rounded() / 2
-        #expect(pixel(r, "start", Vec2(w / 2, band)) == borderColor(r, "start", "top"))
+        #expect(pixel(r, "start", Vec2(w / 2, top + band)) == borderColor(r, "start", "top"))
         #expect(pixel(r, "start", Vec2(w - band, h / 2)) == borderColor(r, "start", "right"))
         #expect(pixel(r, "start", Vec2(w / 2, h - band)) == borderColor(r, "start", "bottom"))
         #expect(pixel(r, "start", Vec2(band, h / 2)) == borderColor(r, "start", "left"))
-        #expect(pixel(r, "start", Vec2(w / 2, h / 2)) == "#FF3B30")
+        #expect(pixel(r, "start", Vec2(w / 2, (top + h) / 2)) == "#FF3B30")
         // Flat and still: nothing moves, the kiosk may sleep.
         #expect(!r.app.isAnimating && r.app.nextDeadline == nil)
     }
@@ -82,11 +95,12 @@ import Sensors
         var names: [String] = []
         for k in 0...90 { names.append("t\(k)"); t.checkpoint("t\(k)", at: 500 + Double(k) * 50) }
         let r = try replay(t.text, exhibit: "tilt-box", width: width, height: height)
+        let top = top(r, "t0")
         // Never over a border, at any checkpoint.
         for cp in names {
             let b = box(r, cp)
             #expect(b.x - half >= border - 1e-9 && b.x + half <= w - border + 1e-9, "\(cp) x \(b.x)")
-            #expect(b.y - half >= border - 1e-9 && b.y + half <= h - border + 1e-9, "\(cp) y \(b.y)")
+            #expect(b.y - half >= top + border - 1e-9 && b.y + half <= h - border + 1e-9, "\(cp) y \(b.y)")
         }
         // It moves toward the edge, steadily at first.
         let early = box(r, "t4"), start = box(r, "t0")
@@ -104,7 +118,7 @@ import Sensors
         case "right": #expect(abs(end.x + half - (w - border)) < 1e-9)
         case "left": #expect(abs(end.x - half - border) < 1e-9)
         case "bottom": #expect(abs(end.y + half - (h - border)) < 1e-9)
-        default: #expect(abs(end.y - half - border) < 1e-9)
+        default: #expect(abs(end.y - half - (top + border)) < 1e-9)
         }
         #expect(end.color == borderColor(r, "t90", edge))
         #expect(r.string(r.states["t90"]?["touching"]) == edge)
@@ -118,7 +132,7 @@ import Sensors
         case "right": inside = Vec2(w - border - d, end.y)
         case "left": inside = Vec2(border + d, end.y)
         case "bottom": inside = Vec2(end.x, h - border - d)
-        default: inside = Vec2(end.x, border + d)
+        default: inside = Vec2(end.x, top + border + d)
         }
         #expect(pixel(r, "t90", inside) == borderColor(r, "t90", edge))
         // The rim sets it apart from the border it sits against.
@@ -127,9 +141,25 @@ import Sensors
         case "right": rim = Vec2(w - border - 1, end.y)
         case "left": rim = Vec2(border, end.y)
         case "bottom": rim = Vec2(end.x, h - border - 1)
-        default: rim = Vec2(end.x, border)
+        default: rim = Vec2(end.x, top + border)
         }
         #expect(pixel(r, "t90", rim) != borderColor(r, "t90", edge))
+    }
+
+    /// Tilted into the top-left corner, where the home control sits, the box stops below it.
+    @Test(arguments: [(480, 800), (600, 1024), (720, 1280), (800, 1280), (768, 1024), (720, 720), (400, 400), (1080, 1920)])
+    func theBoxNeverPassesUnderTheHomeControl(size: (Int, Int)) throws {
+        var t = TraceBuilder()
+        t.hold(accel: Vec3(6.9, -6.9, 0), from: 0, to: 6000)
+        t.checkpoint("corner", at: 6000)
+        let r = try replay(t.text, exhibit: "tilt-box", width: size.0, height: size.1)
+        let b = box(r, "corner")
+        guard case .array(let controls)? = r.states["corner"]?["controls"],
+              let home = controls.first(where: { r.string($0["id"]) == "home" }),
+              let homeY = r.number(home["y"]), let homeHeight = r.number(home["height"]) else { Issue.record("no home control"); return }
+        #expect(b.y - b.side / 2 >= homeY + homeHeight / 2, "box top \(b.y - b.side / 2), control bottom \(homeY + homeHeight / 2)")
+        #expect(b.x + b.side / 2 <= Double(size.0) && b.y + b.side / 2 <= Double(size.1))
+        #expect(r.string(r.states["corner"]?["touching"]) != nil)
     }
 
     @Test func aSlightTiltBelowFrictionDoesNotMoveIt() throws {
@@ -138,7 +168,7 @@ import Sensors
         t.hold(accel: Vec3(-0.02 * Self.g, 0, 9.8), from: 0, to: 3000)
         t.checkpoint("end", at: 3000)
         let r = try replay(t.text, exhibit: "tilt-box")
-        #expect(box(r, "end").x == 240 && box(r, "end").y == 400)
+        #expect(box(r, "end").x == Self.start.x && box(r, "end").y == Self.start.y)
         #expect(!r.app.isAnimating)
     }
 
@@ -157,8 +187,8 @@ import Sensors
         #expect(box(r, "twice").shape == "square")
         #expect(box(r, "single").shape == "square")
         // Drawn round: the corner of the square's frame shows the background.
-        #expect(pixel(r, "once", Vec2(240 - 47, 400 - 47)) == "#F2F2F7")
-        #expect(pixel(r, "twice", Vec2(240 - 47, 400 - 47)) == "#FF3B30")
+        #expect(pixel(r, "once", Self.start - Vec2(47, 47)) == "#F2F2F7")
+        #expect(pixel(r, "twice", Self.start - Vec2(47, 47)) == "#FF3B30")
     }
 
     @Test func longPressTogglesOnceAndNeverTogetherWithTheDoubleTap() throws {
@@ -180,7 +210,7 @@ import Sensors
         #expect(box(r, "pressed").shape == "circle")
         #expect(box(r, "released").shape == "circle")
         #expect(box(r, "mixed").shape == "square")
-        #expect(box(r, "mixed").x == 240 && box(r, "mixed").y == 400)
+        #expect(box(r, "mixed").x == Self.start.x && box(r, "mixed").y == Self.start.y)
     }
 
     @Test func dragMovesItAndTiltDoesNotWhileHeld() throws {
@@ -196,12 +226,13 @@ import Sensors
         t.checkpoint("released", at: 6000)
         let r = try replay(t.text, exhibit: "tilt-box")
         let dragged = box(r, "dragged"), held = box(r, "held")
-        #expect(abs(dragged.x - 150) < 1e-9 && abs(dragged.y - 250) < 1e-9, "\(dragged)")
+        // The box follows the finger's travel (−90, −150) from where it started.
+        #expect(abs(dragged.x - 150) < 1e-9 && abs(dragged.y - (Self.start.y - 150)) < 1e-9, "\(dragged)")
         #expect(held.x == dragged.x && held.y == dragged.y)
         #expect(bool(r, "held", "held") == true)
         // Let go, the tilt takes it to the right border.
         let end = box(r, "released")
-        #expect(abs(end.x - (480 - 20 - 50)) < 1e-9 && abs(end.y - 250) < 1e-9)
+        #expect(abs(end.x - (480 - 20 - 50)) < 1e-9 && abs(end.y - (Self.start.y - 150)) < 1e-9)
         #expect(end.color == borderColor(r, "released", "right"))
     }
 
@@ -213,7 +244,7 @@ import Sensors
         t.checkpoint("after", at: 2000)
         let r = try replay(t.text, exhibit: "tilt-box")
         let b = box(r, "against")
-        #expect(abs(b.x - 70) < 1e-9 && abs(b.y - 300) < 1e-9, "\(b)")
+        #expect(abs(b.x - 70) < 1e-9 && abs(b.y - (Self.start.y - 100)) < 1e-9, "\(b)")
         #expect(b.color == borderColor(r, "against", "left"))
         #expect(box(r, "after").x - 50 >= 20)
     }
@@ -243,7 +274,7 @@ import Sensors
         #expect(r.states["after-one"]?["shakes"] == .int(1))
         #expect(r.states["after-two"]?["shakes"] == .int(2))
         #expect(r.string(r.states["after-one"]?["backgroundSource"]) == "shake")
-        #expect(pixel(r, "after-one", Vec2(60, 100)) == b1)
+        #expect(pixel(r, "after-one", Vec2(60, 140)) == b1)
         // Seeded: the same seed gives the same colours.
         let again = try replay(t.text, exhibit: "tilt-box", seed: 5)
         #expect(again.string(again.states["after-two"]?["background"]) == b2)
@@ -275,7 +306,7 @@ import Sensors
         #expect(abs(g0 - 153) <= 2, "level ground is mid grey, got \(g0)")
         if darker { #expect(g1 <= 72, "100 m up: \(g1)") } else { #expect(g1 >= 233, "100 m down: \(g1)") }
         #expect(r.string(r.states["end"]?["backgroundSource"]) == "altitude")
-        #expect(pixel(r, "end", Vec2(60, 100)) == r.string(r.states["end"]?["background"]))
+        #expect(pixel(r, "end", Vec2(60, 140)) == r.string(r.states["end"]?["background"]))
     }
 
     @Test func altitudeGreyIsGradualAndWinsOverAShake() throws {
@@ -314,14 +345,16 @@ import Sensors
         t.checkpoint("end", at: 3000)
         let small = try replay(t.text, exhibit: "tilt-box", width: 480, height: 800)
         let large = try replay(t.text, exhibit: "tilt-box", width: 720, height: 1280)
+        // Vertically, both sit in the middle of their area below the home control.
+        let topSmall = top(small, "c0"), topLarge = top(large, "c0")
         for k in 0...12 {
             let a = box(small, "c\(k)"), b = box(large, "c\(k)")
             #expect(abs(b.side - 1.5 * a.side) < 1e-9)
             #expect(abs(b.x - 1.5 * a.x) < 1e-6, "c\(k): \(a.x) vs \(b.x)")
-            #expect(abs(b.y - 1280.0 / 800 * a.y) < 1e-9)
+            #expect(abs((b.y - topLarge) / (1280 - topLarge) - (a.y - topSmall) / (800 - topSmall)) < 1e-9)
         }
         let end = box(large, "end")
-        #expect(abs(end.x - (720 - 30 - 75)) < 1e-9 && abs(end.y - 640) < 1e-9)
+        #expect(abs(end.x - (720 - 30 - 75)) < 1e-9 && abs(end.y - (topLarge + 1280) / 2) < 1e-9)
         #expect(end.color == box(small, "end").color)
     }
 }
