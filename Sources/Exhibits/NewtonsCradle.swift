@@ -55,7 +55,7 @@ public final class NewtonsCradle: Exhibit {
     public init(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator) {
         width = Double(environment.width)
         height = Double(environment.height)
-        scale = environment.scale
+        scale = NewtonsCradle.layoutScale(width: environment.width, height: environment.height)
         now = environment.startTime
         radius = NewtonsCradle.radius * scale
         stringLength = NewtonsCradle.stringLength * scale
@@ -192,11 +192,25 @@ public final class NewtonsCradle: Exhibit {
             ])
     }
 
-    /// Pull the left ball out and let go; later pull two from the right.
-    /// The cradle hangs from a bar placed from the top with a uniform scale: so do the demo's touches.
+    /// The cradle is drawn for 480×800 and scaled by the smaller of the two ratios, so that
+    /// on a square or 3:4 panel it hangs wholly on screen with its instruction (scaling by the
+    /// width alone put the balls below a 720×720 screen); it stays centred across the width.
+    static func layoutScale(width: Int, height: Int) -> Double {
+        min(Double(width) / 480, Double(height) / 800)
+    }
+
+    /// Pull the left ball out and let go; later pull two from the right. The touches follow
+    /// the cradle: scaled like it and centred across the width.
     public static func demoFrames(width: Int, height: Int) -> [TouchFrame] {
-        let s = Double(width) / 480
-        return demoFrames(scaledBy: Vec2(s, s))
+        let s = layoutScale(width: width, height: height), middle = Double(width) / 2
+        return demoFrames(scaledBy: Vec2(1, 1)).map { frame in
+            var f = frame
+            for i in f.events.indices {
+                let p = f.events[i].position
+                f.events[i].position = Vec2(middle + (p.x - 240) * s, p.y * s)
+            }
+            return f
+        }
     }
 
     public static let demoTrace = """

@@ -29,6 +29,32 @@ import Gestures
         t.drag(from: start, to: start + Vec2(dx * s, 0), at: t0, duration: 400, hold: hold)
     }
 
+    /// Square and 3:4 panels: the cradle is scaled to fit the height, so it hangs free and
+    /// wholly on screen, centred, below the home control.
+    @Test(arguments: [(720, 720), (400, 400), (768, 1024), (600, 800), (600, 1024), (800, 1280), (1080, 1920)])
+    func hangsFreeOnScreenOfAnyShape(size: (Int, Int)) throws {
+        var t = TraceBuilder()
+        t.checkpoint("later", at: 3000)
+        let r = try replay(t.text, exhibit: "newtons-cradle", width: size.0, height: size.1)
+        let s = min(Double(size.0) / 480, Double(size.1) / 800)
+        let b = balls(r, "later"), a = anchors(r, "later")
+        #expect(b.count == 5 && a.count == 5)
+        guard b.count == 5, a.count == 5 else { return }
+        for i in 0..<5 {
+            #expect(abs(b[i].x - a[i].x) < 0.2 * s, "ball \(i) hangs straight down: \(b[i]) under \(a[i])")
+            #expect(abs(b[i].distance(to: a[i]) - Self.length * s) < 0.2 * s)
+            #expect(b[i].y + Self.radius * s <= Double(size.1) && b[i].x - Self.radius * s >= 0 && b[i].x + Self.radius * s <= Double(size.0))
+        }
+        #expect(abs((b[0].x + b[4].x) / 2 - Double(size.0) / 2) < 0.5, "centred across the width")
+        guard case .array(let controls)? = r.states["later"]?["controls"],
+              let home = controls.first(where: { r.string($0["id"]) == "home" }),
+              let homeY = r.number(home["y"]), let homeHeight = r.number(home["height"]) else { Issue.record("no home control"); return }
+        #expect(a[0].y - 14 * s >= homeY + homeHeight / 2, "the bar is below the home control")
+        // The attract demo pulls a ball: its first touch lands on the leftmost ball.
+        let first = NewtonsCradle.demoFrames(width: size.0, height: size.1)[0].events[0].position
+        #expect(first.distance(to: b[0]) <= Self.radius * s * 1.25)
+    }
+
     @Test(arguments: [(480, 800), (720, 1280)]) func hangsStillWithTinyGaps(size: (Int, Int)) throws {
         let s = Double(size.0) / 480
         var t = TraceBuilder()
