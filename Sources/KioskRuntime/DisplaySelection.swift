@@ -13,6 +13,15 @@ public enum DisplayKind: String, Sendable, CaseIterable {
 
 /// The display settings of `run` and `pattern` after flags and the configuration file met.
 public struct DisplaySettings: Sendable {
+    /// "800x480" or "800x480@60" → (800, 480), each side 1…8192 (a flag's mode also sizes the
+    /// virtual panel: "100000x100000" once asked for a 40 GB frame).
+    public static func modeSize(_ mode: String) -> (width: Int, height: Int)? {
+        guard let size = mode.split(separator: "@").first else { return nil }
+        let parts = size.split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...8192).contains(w), (1...8192).contains(h) else { return nil }
+        return (w, h)
+    }
+
     public var kind = DisplayKind.auto
     public var drm = DRMDisplayConfiguration()
     /// The virtual panel's native size (`--mode`, or the configuration's virtual size).

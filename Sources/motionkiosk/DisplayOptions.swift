@@ -16,7 +16,7 @@ func displaySettings(_ c: ParsedCommand, base: DisplaySettings = DisplaySettings
         if let connector = try c.nonEmpty("connector") { s.drm.connectorName = connector }
         if let mode = try c.nonEmpty("mode") {
             s.drm.mode = mode
-            guard let size = modeSize(mode) else { throw CommandLineError("--mode '\(mode)': expected WIDTHxHEIGHT[@HZ], each side 1…8192") }
+            guard let size = DisplaySettings.modeSize(mode) else { throw CommandLineError("--mode '\(mode)': expected WIDTHxHEIGHT[@HZ], each side 1…8192") }
             (s.virtualWidth, s.virtualHeight) = size
         }
         if let rotation = c.string("rotation") {
@@ -34,12 +34,4 @@ func displaySettings(_ c: ParsedCommand, base: DisplaySettings = DisplaySettings
         throw KioskError(error.message)
     }
     return s
-}
-
-/// "800x480" or "800x480@60" → (800, 480), sides 1…8192.
-func modeSize(_ mode: String) -> (Int, Int)? {
-    guard let size = mode.split(separator: "@").first else { return nil }
-    let parts = size.split(separator: "x")
-    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...8192).contains(w), (1...8192).contains(h) else { return nil }
-    return (w, h)
 }

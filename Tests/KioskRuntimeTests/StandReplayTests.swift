@@ -39,3 +39,13 @@ import Testing
         #expect(settings.idleTimeout == 30_000_000 && settings.attractAfter == nil)
     }
 }
+
+@Suite struct DisplayModeFlagTests {
+    @Test func aModeIsChecked() {
+        #expect(DisplaySettings.modeSize("800x480")! == (800, 480))
+        #expect(DisplaySettings.modeSize("800x480@60")! == (800, 480))
+        for bad in ["100000x100000", "0x480", "800x", "x", "", "800x480x2", "-800x480", "99999999999999999999x1"] {
+            #expect(DisplaySettings.modeSize(bad) == nil, "\(bad)")
+        }
+    }
+}
