@@ -252,12 +252,18 @@ def find_tap_points(out, name, panel, rotation):
 def block_cell(path, rotation):
     """(column, row, colour name) of the grid-block's block in a screendump, or None."""
     w, h, pixels = portrait(path, rotation)
+    # The grid fills the safe area below the home control (ExhibitEnvironment.safeArea):
+    # the control is max(64, 72·s) px square at an 8·s px margin, s = width / 480.
+    s = w / 480
+    side, margin = max(64, round(72 * s)), round(8 * s)
+    top = min(side + 2 * margin, h / 2)
+    cell_w, cell_h = w / GRID_COLUMNS, (h - top) / GRID_ROWS
     for rgb, colour in ((BLOCK_GREEN, "green"), (BLOCK_RED, "red")):
         box = colour_box(w, h, pixels, rgb)
         # A whole cell, not a stray anti-aliased pixel.
-        if box and box[4] > (w / GRID_COLUMNS) * (h / GRID_ROWS) * 0.5:
+        if box and box[4] > cell_w * cell_h * 0.5:
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            return int(cx // (w / GRID_COLUMNS)), int(cy // (h / GRID_ROWS)), colour
+            return int(cx // cell_w), int((cy - top) // cell_h), colour
     return None
 
 
