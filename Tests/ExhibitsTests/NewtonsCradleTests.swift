@@ -46,10 +46,8 @@ import Gestures
             #expect(b[i].y + Self.radius * s <= Double(size.1) && b[i].x - Self.radius * s >= 0 && b[i].x + Self.radius * s <= Double(size.0))
         }
         #expect(abs((b[0].x + b[4].x) / 2 - Double(size.0) / 2) < 0.5, "centred across the width")
-        guard case .array(let controls)? = r.states["later"]?["controls"],
-              let home = controls.first(where: { r.string($0["id"]) == "home" }),
-              let homeY = r.number(home["y"]), let homeHeight = r.number(home["height"]) else { Issue.record("no home control"); return }
-        #expect(a[0].y - 14 * s >= homeY + homeHeight / 2, "the bar is below the home control")
+        let homeBottom = try #require(r.homeControlBottom("later"))
+        #expect(a[0].y - 14 * s >= homeBottom, "the bar is below the home control")
         // The attract demo pulls a ball: its first touch lands on the leftmost ball.
         let first = NewtonsCradle.demoFrames(width: size.0, height: size.1)[0].events[0].position
         #expect(first.distance(to: b[0]) <= Self.radius * s * 1.25)

@@ -117,6 +117,13 @@ struct ReplayResult {
         switch v { case .number(let d)?: d; case .int(let i)?: Double(i); default: nil }
     }
     func string(_ v: JSONValue?) -> String? { if case .string(let s)? = v { s } else { nil } }
+    /// The bottom edge of the home control at a checkpoint (the state gives its centre and size).
+    func homeControlBottom(_ checkpoint: String) -> Double? {
+        guard case .array(let controls)? = states[checkpoint]?["controls"],
+              let home = controls.first(where: { string($0["id"]) == "home" }),
+              let y = number(home["y"]), let height = number(home["height"]) else { return nil }
+        return y + height / 2
+    }
 }
 
 /// Replays `trace` on the virtual panel exactly as `motionkiosk replay` does.

@@ -154,10 +154,8 @@ import Sensors
         t.checkpoint("corner", at: 6000)
         let r = try replay(t.text, exhibit: "tilt-box", width: size.0, height: size.1)
         let b = box(r, "corner")
-        guard case .array(let controls)? = r.states["corner"]?["controls"],
-              let home = controls.first(where: { r.string($0["id"]) == "home" }),
-              let homeY = r.number(home["y"]), let homeHeight = r.number(home["height"]) else { Issue.record("no home control"); return }
-        #expect(b.y - b.side / 2 >= homeY + homeHeight / 2, "box top \(b.y - b.side / 2), control bottom \(homeY + homeHeight / 2)")
+        let homeBottom = try #require(r.homeControlBottom("corner"))
+        #expect(b.y - b.side / 2 >= homeBottom, "box top \(b.y - b.side / 2), control bottom \(homeBottom)")
         #expect(b.x + b.side / 2 <= Double(size.0) && b.y + b.side / 2 <= Double(size.1))
         #expect(r.string(r.states["corner"]?["touching"]) != nil)
     }
