@@ -5,7 +5,7 @@ import PackageDescription
 //   motionkiosk (argument parsing and wiring) → KioskRuntime (the frame loop) → Exhibits →
 //   {Raster, Dynamics, Gestures, Sensors, Platform, Trace} → Geometry.
 // The seam to the system: only Syscalls depends on the C library targets (CSystem, CDRM,
-// CInput), Raster on CFreeType and CPNG for fonts and PNG files, and KioskConfig on CTOML
+// CInput), Raster on CFreeType, CHarfBuzz, CFriBidi and CPNG for text and PNG files, and KioskConfig on CTOML
 // (toml++) for the configuration file. Platform and Sensors
 // reach the kernel through Syscalls' protocols, which the tests replace (SystemFakes).
 // Release builds check bounds and overflow everywhere except Raster's inner loops (and the
@@ -33,6 +33,11 @@ let package = Package(
                        providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CShims/CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev"])]),
+        // Text: HarfBuzz shapes, fribidi orders right-to-left runs, FreeType draws the glyphs.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CShims/CHarfBuzz", pkgConfig: "harfbuzz",
+                       providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", path: "Sources/CShims/CFriBidi", pkgConfig: "fribidi",
+                       providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CShims/CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
         // Anchors for the benchmark only: never linked into the kiosk.
@@ -50,10 +55,12 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("stdc++")]),
 
         .target(name: "Geometry"),
-        .target(name: "KioskConfig", dependencies: ["Sensors", "CTOML"]),
+        // Every string a visitor reads, per language: the Exhibits draw it, the config rewords it.
+        .target(name: "VisitorText"),
+        .target(name: "KioskConfig", dependencies: ["Sensors", "CTOML", "VisitorText"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
-        .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CPNG"], swiftSettings: rasterUnchecked),
+        .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
         .target(name: "Dynamics", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry"]),
         .target(name: "Trace", dependencies: ["Geometry"]),
@@ -61,13 +68,13 @@ let package = Package(
         .target(name: "Platform", dependencies: ["Geometry", "Raster", "Syscalls", "Diagnostics", "Trace"]),
 
         .target(name: "Exhibits",
-                dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics"]),
+                dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics", "VisitorText"]),
 
         // The command line as data: options, help, errors naming the option (Embedded-safe).
         .target(name: "CommandLineParser"),
         // The frame loop that `run`, `pattern`, `replay` and the tests all drive.
         .target(name: "KioskRuntime",
-                dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits", "KioskConfig"]),
+                dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits", "KioskConfig", "VisitorText"]),
 
         .executableTarget(name: "motionkiosk",
                           dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits", "KioskRuntime", "CommandLineParser"]),
@@ -77,8 +84,8 @@ let package = Package(
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics"],
                           swiftSettings: rasterUnchecked),
 
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors"]),
-        .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "KioskRuntime", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors", "VisitorText"]),
+        .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "VisitorText", "KioskRuntime", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskConfig", "SystemFakes", "Exhibits", "Platform", "Syscalls", "Sensors", "Trace", "Gestures", "Geometry", "Raster", "Diagnostics"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
         .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),

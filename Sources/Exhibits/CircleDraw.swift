@@ -1,5 +1,6 @@
 import Dynamics
 import Geometry
+import VisitorText
 import Gestures
 
 /// Seed 003: draw coloured circles, delete them, fling them about.
@@ -53,6 +54,11 @@ public final class CircleDraw: Exhibit {
     /// The bar for each mode and the menu for each colour, made once (text is measured).
     private var barCommands: [[DrawCommand]] = []
     private var menuCommands: [[DrawCommand]] = []
+    private let fonts: FontSet
+    private let text: TextBook
+    private let legibleTextSize: Double
+    /// The text book's revision the bar was laid out for: a new language lays it out again.
+    private var barRevision = -1
 
     public init(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator) {
         width = Double(environment.width)
@@ -61,17 +67,25 @@ public final class CircleDraw: Exhibit {
         now = environment.startTime
         lastStep = now
         let s = scale
-        discs = DiscWorld(area: Rect(x: 0, y: 0, width: width, height: height - (80 * s).rounded()), scale: s)
-        let barHeight = (80 * s).rounded()
+        fonts = environment.fonts
+        text = environment.text
+        legibleTextSize = environment.legibleTextSize
+        // Controls scale with the smaller side (a square panel keeps room to draw) but stay
+        // big enough for a finger: the bar 11 mm tall, a swatch 10 mm.
+        let pixelsPerMillimetre = environment.legibleTextSize / ExhibitEnvironment.legibleMillimetres
+        let controlScale = min(s, Double(environment.height) / 800)
+        let barHeight = max(80 * controlScale, 11 * pixelsPerMillimetre).rounded()
         let bar = Rect(x: 0, y: height - barHeight, width: width, height: barHeight)
         barFrame = bar
-        area = Rect(x: 0, y: 0, width: width, height: height - barHeight)
-        let pad = (8 * s).rounded()
+        let safeTop = environment.safeArea.minY
+        area = Rect(x: 0, y: safeTop, width: width, height: max(1, bar.minY - safeTop))
+        discs = DiscWorld(area: area, scale: s)
+        let pad = (8 * controlScale).rounded()
         let segment = (width - 2 * pad) / 3
         modeFrames = (0..<3).map { i in
             Rect(x: pad + Double(i) * segment, y: bar.minY + pad, width: segment, height: barHeight - 2 * pad)
         }
-        let swatch = (64 * s).rounded()
+        let swatch = max(64 * controlScale, 10 * pixelsPerMillimetre).rounded()
         let menuWidth = swatch * 4 + 2 * pad
         let menu = Rect(x: (width - menuWidth) / 2, y: bar.minY - swatch - pad, width: menuWidth, height: swatch + pad)
         menuFrame = menu
@@ -80,7 +94,6 @@ public final class CircleDraw: Exhibit {
         }
 
         canvasPan = PanGestureRecognizer(name: "canvas")
-        barCommands = Mode.allCases.map { makeBar(for: $0, fonts: environment.fonts) }
         menuCommands = CircleDraw.palette.map { makeMenu(for: $0.color) }
         canvasPan.hysteresis = 0        // the finger going down is the event, not a drag
         canvasPan.maximumNumberOfTouches = 1
@@ -206,7 +219,11 @@ public final class CircleDraw: Exhibit {
         if mode == .draw, let k = CircleDraw.palette.firstIndex(where: { $0.color == drawColor }) {
             list.append(contentsOf: menuCommands[k])
         }
-        list.append(contentsOf: barCommands[Mode.allCases.firstIndex(of: mode)!])
+        if barRevision != text.revision || barCommands.isEmpty {
+            barCommands = Mode.allCases.map { makeBar(for: $0) }
+            barRevision = text.revision
+        }
+        list.append(contentsOf: barCommands[Mode.allCases.firstIndex(of: mode) ?? 0])
         return .white
     }
 
@@ -224,15 +241,20 @@ public final class CircleDraw: Exhibit {
     }
 
     /// The mode bar: three segments, the active one filled and bold.
-    private func makeBar(for active: Mode, fonts: FontSet) -> [DrawCommand] {
+    private func makeBar(for active: Mode) -> [DrawCommand] {
         var list: [DrawCommand] = [.fillPixels(PixelRect(covering: barFrame), CircleDraw.barColor)]
-        let titles = ["Draw", "Delete", "Move"]
         for (i, m) in Mode.allCases.enumerated() {
             let f = modeFrames[i].insetBy(dx: 3 * scale, dy: 0)
             let selected = m == active
             list.append(.rect(f, transform: .identity, color: selected ? CircleDraw.selectedColor : CircleDraw.barColor))
-            list.append(fonts.text(titles[i], centeredAt: Vec2(f.center.x, f.center.y + 8 * scale), size: 24 * scale,
-                                   bold: selected, color: selected ? .white : Color(r: 174, g: 174, b: 178)))
+            // Bold or not, the label keeps one size: laid out bold, the wider of the two.
+            let label = text[TextKey.circleDrawMode(m.rawValue)]
+            let box = f.insetBy(dx: 4 * scale, dy: 2 * scale)
+            let size = fonts.block(label, in: box, size: max(24 * scale, legibleTextSize), minimumSize: legibleTextSize,
+                                   bold: true, alignment: .center, language: text.current.code).size
+            list.append(fonts.text(label, in: box, size: size, minimumSize: min(size, legibleTextSize), bold: selected,
+                                   alignment: .center, vertical: .center, language: text.current.code,
+                                   color: selected ? .white : Color(r: 174, g: 174, b: 178)))
         }
         return list
     }

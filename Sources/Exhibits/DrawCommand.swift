@@ -1,4 +1,5 @@
 import Geometry
+import Raster
 
 /// One thing on screen, as a value: exhibits describe each frame as a list of these, and the
 /// `SceneRenderer` works out what changed since the last frame and redraws only that.
@@ -11,8 +12,8 @@ public enum DrawCommand: Equatable, Sendable {
     case rect(Rect, transform: AffineTransform, color: Color)
     case line(from: Vec2, to: Vec2, width: Double, color: Color)
     case polygon([Vec2], color: Color)
-    /// Text whose baseline starts at `origin`.
-    case text(String, origin: Vec2, size: Double, bold: Bool, color: Color, width: Double)
+    /// Laid-out text with its box's top-left at `origin`.
+    case text(TextBlock, origin: Vec2, color: Color)
 
     /// Every pixel the command may touch (anti-aliased edges included).
     public var bounds: PixelRect {
@@ -31,10 +32,11 @@ public enum DrawCommand: Equatable, Sendable {
             return DrawCommand.cover([a, b], padding: w / 2)
         case .polygon(let points, _):
             return DrawCommand.cover(points, padding: 0)
-        case .text(_, let origin, let size, _, _, let width):
-            // Ascenders reach about 0.95 em above the baseline, descenders 0.25 em below.
-            return PixelRect(covering: Rect(x: origin.x - 2, y: origin.y - size * 1.05,
-                                            width: width + 4, height: size * 1.4))
+        case .text(let block, let origin, _):
+            let ink = block.inkBounds
+            guard !ink.isEmpty, origin.isFinite else { return .empty }
+            return PixelRect(covering: Rect(x: origin.x + ink.minX - 1, y: origin.y + ink.minY - 1,
+                                            width: ink.width + 2, height: ink.height + 2))
         }
     }
 

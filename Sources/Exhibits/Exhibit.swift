@@ -1,5 +1,6 @@
 import Diagnostics
 import Geometry
+import VisitorText
 import Gestures
 import Raster
 import Trace
@@ -35,12 +36,30 @@ public struct ExhibitEnvironment {
     public var startTime: Microseconds
     /// Where the app draws its home control: exhibits keep their own controls clear of it.
     public var homeControl: Rect?
+    /// Every control the app draws over exhibits (the home control, the language buttons).
+    public var chrome: [Rect] = []
     /// The part of the screen no control covers: what a visitor plays with is laid out here,
-    /// so nothing can pass under the home control. Below the control, with its margin again.
+    /// so nothing can pass under the home control or a language button. Below the lowest
+    /// of them, with the home control's margin again.
     public var safeArea: Rect {
-        guard let home = homeControl else { return Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
-        let top = min(home.maxY + home.minY, Double(height) / 2)
+        let controls = chrome + (homeControl.map { [$0] } ?? [])
+        guard let bottom = controls.map({ $0.maxY }).max() else { return Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+        let margin = homeControl?.minY ?? (8 * scale).rounded()
+        let top = min(bottom + margin, Double(height) / 2)
         return Rect(x: 0, y: top, width: Double(width), height: Double(height) - top)
+    }
+    /// The stand's visitor text, in the language a visitor picked.
+    public var text: TextBook = TextBook()
+    /// The smallest text size (px per em) visitors can read on this panel.
+    public var legibleTextSize: Double = ExhibitEnvironment.legibleTextSize(width: 480, height: 800, millimetresPerPixel: nil)
+
+    /// Text smaller than 2.5 mm per em (about 7 pt) is hard to read at arm's length. The
+    /// panel's size comes from DRM when it reports one, else it is taken as a 7-inch screen.
+    public static let legibleMillimetres = 2.5
+    public static func legibleTextSize(width: Int, height: Int, millimetresPerPixel: Double?) -> Double {
+        let diagonalPixels = (Double(width * width + height * height)).squareRoot()
+        let mmPerPixel = millimetresPerPixel ?? (7 * 25.4 / max(1, diagonalPixels))
+        return (legibleMillimetres / max(0.01, mmPerPixel)).rounded(.up)
     }
     /// The devices in use, one line each ("display: …", "touch: …", "tilt: …"), for the
     /// commissioning screen.

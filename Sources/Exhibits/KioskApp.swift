@@ -3,6 +3,7 @@ import Geometry
 import Gestures
 import Raster
 import Trace
+import VisitorText
 
 /// The kiosk as a visitor meets it: the launcher, the open exhibit, the home control, idle
 /// reset and the attract loop. It is pure logic over time, touches and tilt: the live main
@@ -28,6 +29,13 @@ public final class KioskApp {
         public var commissioningPress: Microseconds? = 3_000_000
         /// Devices in use, shown by the commissioning screen.
         public var devices: [String] = []
+        /// The stand's languages (shipped codes), the first the default; more than one shows
+        /// the language buttons.
+        public var languages = ["en"]
+        /// The museum's own wording: language code → text key → text.
+        public var textOverrides: [String: [String: String]] = [:]
+        /// The panel's pixel pitch from DRM, for a legible text size; nil: a 7-inch panel.
+        public var millimetresPerPixel: Double? = nil
         public init() {}
 
         /// For replaying a trace: one exhibit with no idle reset or attract loop, or the whole
@@ -65,6 +73,11 @@ public final class KioskApp {
 
     public let settings: Settings
     public let fonts: FontSet
+    /// The visitor text in the language a visitor picked.
+    public let text: TextBook
+    /// The smallest text size visitors can read on this panel (px per em).
+    public let legibleTextSize: Double
+    private var languageBar: LanguageBar
     public let log: Log
     public private(set) var now: Microseconds
     /// When the app started: the state's `time_ms` counts from here, as a trace's `t` does.
@@ -73,9 +86,11 @@ public final class KioskApp {
     private var showing: Showing
     private var random: SeededGenerator
     private var gestures = GestureEnvironment()
-    private let homeGestures = GestureEnvironment()
-    /// Where each touch slot's events go, decided when the finger lands.
-    private var touchGoesHome: [Int: Bool] = [:]
+    /// The app's own controls over every screen: home and the language buttons.
+    private let chromeGestures = GestureEnvironment()
+    /// Where each touch slot's events go (the app's controls or the screen), decided when
+    /// the finger lands.
+    private var touchGoesToChrome: [Int: Bool] = [:]
     private var lastActivity: Microseconds
     /// Touches down now (by slot) and when each went down: a visitor holding a ball out is
     /// still playing.
@@ -95,19 +110,32 @@ public final class KioskApp {
         self.settings = settings
         self.fonts = fonts
         self.log = log
+        text = TextBook(languages: settings.languages, overrides: settings.textOverrides)
+        legibleTextSize = ExhibitEnvironment.legibleTextSize(width: settings.width, height: settings.height,
+                                                             millimetresPerPixel: settings.millimetresPerPixel)
+        languageBar = LanguageBar(text: TextBook(), fonts: fonts, width: 0, top: 0, leftLimit: 0, scale: 1, legibleSize: 0)
         now = start
         self.start = start
         lastActivity = start
         random = SeededGenerator(seed: settings.seed)
         // Swift wants every property set before the closures below can capture `self`: an
         // empty launcher, with gestures of its own, stands in until the first screen replaces it.
-        showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts, exhibits: [],
-                                     gestures: GestureEnvironment()) { _ in })
+        showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts, exhibits: [], text: text,
+                                     top: 0, legibleSize: legibleTextSize, gestures: GestureEnvironment()) { _ in })
         commands.reserveCapacity(1024)
         let home = homeControlFrame
-        homeGestures.add(TapGestureRecognizer(region: home, name: "home") { [unowned(unsafe) self] tap in
-            if tap.state == .ended { self.goHome() }
+        languageBar = LanguageBar(text: text, fonts: fonts, width: Double(settings.width), top: home.minY,
+                                  leftLimit: home.maxX + home.minY, scale: min(scale, Double(settings.height) / 800),
+                                  legibleSize: legibleTextSize)
+        chromeGestures.add(TapGestureRecognizer(region: home, name: "home") { [unowned(unsafe) self] tap in
+            if tap.state == .ended && self.showsHomeControl { self.goHome() }
         })
+        for button in languageBar.buttons {
+            let code = button.language.code
+            chromeGestures.add(TapGestureRecognizer(region: button.frame, name: "language \(code)") { [unowned(unsafe) self] tap in
+                if tap.state == .ended { self.selectLanguage(code) }
+            })
+        }
         if let locked = settings.locked {
             open(locked)
         } else if let initial = settings.initialExhibit {
@@ -151,11 +179,32 @@ public final class KioskApp {
         }
     }
 
+    private var showsLanguageBar: Bool {
+        switch showing {
+        case .launcher, .exhibit: !languageBar.buttons.isEmpty
+        case .attract: false
+        }
+    }
+
     private func environment() -> ExhibitEnvironment {
         var e = ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options,
                                    log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
         e.devices = settings.devices
+        e.chrome = languageBar.frames
+        e.text = text
+        e.legibleTextSize = legibleTextSize
         return e
+    }
+
+    /// A visitor picked a language: every screen's text follows at once.
+    public func selectLanguage(_ code: String) {
+        guard code != text.current.code, text.select(code) else { return }
+        log.info("language \(code)")
+    }
+
+    /// Back to the stand's first language, for the next visitor.
+    private func resetLanguage() {
+        if text.current != text.defaultLanguage { text.select(text.defaultLanguage.code) }
     }
 
     // MARK: Screens
@@ -163,8 +212,10 @@ public final class KioskApp {
     private func showLauncher() {
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
+        let bottom = languageBar.frames.map { $0.maxY }.max() ?? 0
         showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts,
                                      exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
+                                     text: text, top: bottom + (8 * scale).rounded(), legibleSize: legibleTextSize,
                                      gestures: gestures) { [unowned(unsafe) self] name in self.open(name) })
         if let hold = settings.commissioningPress {
             // Installers only: a long press where no tile is, in the top-left corner.
@@ -187,7 +238,7 @@ public final class KioskApp {
         }
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
-        touchGoesHome.removeAll()
+        touchGoesToChrome.removeAll()
         let stream = SeededGenerator(seed: random.next())
         let e = type.make(environment: environment(), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
@@ -218,19 +269,19 @@ public final class KioskApp {
         if case .attract = showing {
             // A visitor: the demo stops and the launcher is theirs.
             showLauncher()
-            for e in frame.events where e.phase == .down { touchGoesHome[e.slot] = false }
+            for e in frame.events where e.phase == .down { touchGoesToChrome[e.slot] = false }
             return
         }
-        var toHome: [TouchEvent] = []
+        var toChrome: [TouchEvent] = []
         var toScreen: [TouchEvent] = []
         for e in frame.events {
-            if e.phase == .down && touchGoesHome[e.slot] == nil {
-                touchGoesHome[e.slot] = showsHomeControl && homeControlFrame.contains(e.position)
+            if e.phase == .down && touchGoesToChrome[e.slot] == nil {
+                touchGoesToChrome[e.slot] = isOnChrome(e.position)
             }
-            if touchGoesHome[e.slot] == true { toHome.append(e) } else { toScreen.append(e) }
-            if e.phase == .up || e.phase == .cancel { touchGoesHome[e.slot] = nil }
+            if touchGoesToChrome[e.slot] == true { toChrome.append(e) } else { toScreen.append(e) }
+            if e.phase == .up || e.phase == .cancel { touchGoesToChrome[e.slot] = nil }
         }
-        if !toHome.isEmpty { homeGestures.handle(TouchFrame(time: frame.time, events: toHome)) }
+        if !toChrome.isEmpty { chromeGestures.handle(TouchFrame(time: frame.time, events: toChrome)) }
         if !toScreen.isEmpty {
             let f = TouchFrame(time: frame.time, events: toScreen)
             currentExhibit?.touches(f)
@@ -238,11 +289,16 @@ public final class KioskApp {
         }
     }
 
+    private func isOnChrome(_ p: Vec2) -> Bool {
+        if showsHomeControl && homeControlFrame.contains(p) { return true }
+        return showsLanguageBar && languageBar.frames.contains { $0.contains(p) }
+    }
+
     /// A touchscreen went away: its touches end as cancelled.
     public func deviceRemoved(_ device: Int, at time: Microseconds) {
-        homeGestures.deviceRemoved(device, at: time)
+        chromeGestures.deviceRemoved(device, at: time)
         gestures.deviceRemoved(device, at: time)
-        touchGoesHome.removeAll()
+        touchGoesToChrome.removeAll()
         heldSince.removeAll()
     }
 
@@ -266,7 +322,7 @@ public final class KioskApp {
     public func advance(to time: Microseconds) {
         guard time >= now else { return }
         now = time
-        homeGestures.advance(to: time)
+        chromeGestures.advance(to: time)
         gestures.advance(to: time)
         switch showing {
         case .attract(let playback, _):
@@ -275,10 +331,15 @@ public final class KioskApp {
         case .exhibit(let name, _):
             if let idle = settings.idleTimeout, time - latestActivity >= idle {
                 log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
+                resetLanguage()
                 if settings.locked != nil { open(name) } else { showLauncher(); lastActivity = time }
             }
         case .launcher:
-            if let after = settings.attractAfter, time - latestActivity >= after { startAttract(after: nil) }
+            if let idle = settings.idleTimeout, time - latestActivity >= idle, text.current != text.defaultLanguage {
+                log.info("idle for \(idle / 1_000_000) s: back to \(text.defaultLanguage.code)")
+                resetLanguage()
+            }
+            if let after = settings.attractAfter, time - latestActivity >= after { resetLanguage(); startAttract(after: nil) }
         }
         // The screen may have changed above: what is showing now catches up to `time`.
         currentExhibit?.advance(to: time)
@@ -319,11 +380,13 @@ public final class KioskApp {
     public var nextDeadline: Microseconds? {
         var deadlines: [Microseconds] = []
         if let d = gestures.nextDeadline { deadlines.append(d) }
-        if let d = homeGestures.nextDeadline { deadlines.append(d) }
+        if let d = chromeGestures.nextDeadline { deadlines.append(d) }
         if let d = currentExhibit?.nextDeadline { deadlines.append(d) }
         switch showing {
         case .exhibit: if let idle = settings.idleTimeout { deadlines.append(latestActivity + idle) }
-        case .launcher: if let after = settings.attractAfter { deadlines.append(latestActivity + after) }
+        case .launcher:
+            if let after = settings.attractAfter { deadlines.append(latestActivity + after) }
+            if let idle = settings.idleTimeout, text.current != text.defaultLanguage { deadlines.append(latestActivity + idle) }
         case .attract(let playback, _): if let d = playback.nextDeadline { deadlines.append(d) }
         }
         return deadlines.min()
@@ -334,6 +397,18 @@ public final class KioskApp {
     /// Draws the frame and returns the portrait rectangles that changed.
     @discardableResult
     public func render(with renderer: SceneRenderer) -> [PixelRect] {
+        let background = buildDisplayList()
+        return renderer.render(background: background, commands: commands)
+    }
+
+    /// This frame's background and display list, for tests and tools that check what a
+    /// visitor would see (text inside its box, nothing under a control).
+    public func displayList() -> (background: Color, commands: [DrawCommand]) {
+        let background = buildDisplayList()
+        return (background, commands)
+    }
+
+    private func buildDisplayList() -> Color {
         commands.removeAll(keepingCapacity: true)
         let background: Color
         switch showing {
@@ -346,7 +421,8 @@ public final class KioskApp {
             drawAttractBanner(playback.name, into: &commands)
         }
         if showsHomeControl { drawHomeControl(into: &commands) }
-        return renderer.render(background: background, commands: commands)
+        if showsLanguageBar { languageBar.draw(current: text.current, into: &commands) }
+        return background
     }
 
     private func drawHomeControl(into list: inout [DrawCommand]) {
@@ -366,11 +442,17 @@ public final class KioskApp {
         let h = (96 * scale).rounded()
         let y = Double(settings.height) - h
         list.append(.fillPixels(PixelRect(x: 0, y: Int(y), width: settings.width, height: Int(h)), Color(r: 20, g: 20, b: 28)))
-        let title = ExhibitCatalog.type(named: name)?.info.title ?? name
-        list.append(fonts.text("Touch the screen to play", centeredAt: Vec2(Double(settings.width) / 2, y + h * 0.45),
-                               size: 26 * scale, bold: true, color: .white))
-        list.append(fonts.text(title, centeredAt: Vec2(Double(settings.width) / 2, y + h * 0.8), size: 18 * scale,
-                               color: Color(r: 200, g: 200, b: 210)))
+        let language = text.current.code
+        let margin = (12 * scale).rounded()
+        let box = Rect(x: margin, y: y + margin / 2, width: Double(settings.width) - 2 * margin, height: h - margin)
+        let call = fonts.block(text[TextKey.attractCall], in: Rect(x: 0, y: 0, width: box.width, height: box.height * 0.6),
+                               size: max(26 * scale, legibleTextSize * 1.3), minimumSize: legibleTextSize * 1.2, bold: true,
+                               alignment: .center, language: language)
+        let title = fonts.block(text[TextKey.title(name)], in: Rect(x: 0, y: 0, width: box.width, height: box.height - call.height),
+                                size: max(18 * scale, legibleTextSize), minimumSize: legibleTextSize, alignment: .center, language: language)
+        let top = (box.minY + max(0, box.height - call.height - title.height) / 2).rounded()
+        list.append(.text(call, origin: Vec2(box.minX, top), color: .white))
+        list.append(.text(title, origin: Vec2(box.minX, top + call.height), color: Color(r: 200, g: 200, b: 210)))
     }
 
     /// The state dump of issue 7: exhibit, time, size, background, items, controls, extras.
@@ -389,6 +471,8 @@ public final class KioskApp {
         }
         var controls = s.controls
         if showsHomeControl { controls.insert(ControlState(id: "home", frame: homeControlFrame), at: 0) }
+        if showsLanguageBar { controls.append(contentsOf: languageBar.controls(current: text.current)) }
+        if text.languages.count > 1 { pairs.append(("language", .string(text.current.code))) }
         pairs.insert(contentsOf: [
             ("exhibit", .string(name)),
             ("time_ms", .number(Double(now - start) / 1000)),

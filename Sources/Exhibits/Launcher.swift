@@ -1,27 +1,54 @@
 import Geometry
 import Gestures
 import Raster
+import VisitorText
 
-/// The first screen: one big tile per exhibit with its title and a one-line instruction.
-/// A tap on a tile opens that exhibit.
+/// The first screen: one big tile per exhibit with its title and instruction, in the
+/// visitor's language. A tap on a tile opens that exhibit. Titles and instructions wrap
+/// inside their tile, shrink only as far as a legible size, and the tiles share the height
+/// below the heading; text that reads right to left sits at the tile's right.
 final class Launcher {
     private let width: Int, height: Int
     private let fonts: FontSet
     private let exhibits: [ExhibitInfo]
+    private let text: TextBook
+    private let legibleSize: Double
+    /// Where the launcher starts below the app's own controls (the language buttons).
+    private let top: Double
     let tiles: [Rect]
+    private let headingBox: Rect
+    /// Laid-out text per language code, made on first use.
+    private var laidOut: (revision: Int, commands: [DrawCommand])? = nil
 
-    init(width: Int, height: Int, fonts: FontSet, exhibits: [ExhibitInfo], gestures: GestureEnvironment,
-         open: @escaping (String) -> Void) {
+    static let background = Color(r: 246, g: 246, b: 250)
+
+    init(width: Int, height: Int, fonts: FontSet, exhibits: [ExhibitInfo], text: TextBook, top: Double, legibleSize: Double,
+         gestures: GestureEnvironment, open: @escaping (String) -> Void) {
         self.width = width; self.height = height; self.fonts = fonts; self.exhibits = exhibits
-        let scale = Double(width) / 480
-        let margin = (16 * scale).rounded()
-        let header = (88 * scale).rounded()
-        let count = max(1, exhibits.count)
-        let gap = (12 * scale).rounded()
-        let tileHeight = ((Double(height) - header - margin - gap * Double(count - 1)) / Double(count)).rounded(.down)
-        tiles = (0..<exhibits.count).map { i in
-            Rect(x: margin, y: header + Double(i) * (tileHeight + gap), width: Double(width) - 2 * margin, height: tileHeight)
+        self.text = text; self.top = top; self.legibleSize = legibleSize
+        // Sizes for a 480×800 screen, scaled by the smaller ratio: a square panel is not
+        // given text and margins for a tall one.
+        let s = min(Double(width) / 480, Double(height) / 800)
+        let margin = (16 * s).rounded()
+        let headingHeight = max((72 * s).rounded(), (legibleSize * 2.6).rounded())
+        headingBox = Rect(x: margin, y: top, width: Double(width) - 2 * margin, height: headingHeight)
+        let area = Rect(x: margin, y: top + headingHeight, width: Double(width) - 2 * margin,
+                        height: max(1, Double(height) - top - headingHeight - margin))
+        // One column where every language's text fits it, else two, else three.
+        let gap = (12 * s).rounded()
+        var chosen: [Rect] = []
+        for columns in 1...3 {
+            chosen = Launcher.grid(count: exhibits.count, columns: columns, in: area, gap: gap)
+            let candidate = chosen
+            let allFit = text.languages.allSatisfy { language in
+                exhibits.indices.allSatisfy { i in
+                    Launcher.tileText(fonts: fonts, text: text, info: exhibits[i], tile: candidate[i], language: language,
+                                      scale: s, legibleSize: legibleSize).fits
+                }
+            }
+            if allFit { break }
         }
+        tiles = chosen
         for (i, info) in exhibits.enumerated() {
             gestures.add(TapGestureRecognizer(region: tiles[i], name: "open \(info.name)") { tap in
                 if tap.state == .ended { open(info.name) }
@@ -29,25 +56,67 @@ final class Launcher {
         }
     }
 
-    func draw(into list: inout [DrawCommand]) -> Color {
-        let scale = Double(width) / 480
-        let background = Color(r: 246, g: 246, b: 250)
-        list.append(fonts.text("MotionKiosk", centeredAt: Vec2(Double(width) / 2, 52 * scale), size: 34 * scale,
-                               bold: true, color: Color(r: 28, g: 28, b: 36)))
-        for (i, info) in exhibits.enumerated() {
-            let t = tiles[i]
-            list.append(.rect(t, transform: .identity, color: info.tileColor))
-            let titleSize = min(30 * scale, t.height * 0.3)
-            list.append(fonts.text(info.title, origin: Vec2(t.minX + 20 * scale, t.minY + t.height * 0.45),
-                                   size: titleSize, bold: true, color: .white))
-            list.append(fonts.text(info.instruction, origin: Vec2(t.minX + 20 * scale, t.minY + t.height * 0.45 + titleSize * 1.1),
-                                   size: min(18 * scale, t.height * 0.18), color: Color(r: 240, g: 240, b: 245)))
+    /// `count` tiles in `columns` columns filling `area`, in reading order.
+    static func grid(count: Int, columns: Int, in area: Rect, gap: Double) -> [Rect] {
+        let rows = max(1, (count + columns - 1) / columns)
+        let w = ((area.width - gap * Double(columns - 1)) / Double(columns)).rounded(.down)
+        let h = ((area.height - gap * Double(rows - 1)) / Double(rows)).rounded(.down)
+        return (0..<count).map { i in
+            Rect(x: area.minX + Double(i % columns) * (w + gap), y: area.minY + Double(i / columns) * (h + gap), width: w, height: h)
         }
-        return background
+    }
+
+    /// A tile's title and instruction in `language`, placed in the tile; `fits` when both are
+    /// whole at a legible size.
+    static func tileText(fonts: FontSet, text: TextBook, info: ExhibitInfo, tile t: Rect, language: Language, scale s: Double,
+                         legibleSize: Double) -> (title: TextBlock, instruction: TextBlock, origin: Vec2, spacing: Double, fits: Bool) {
+        let padX = (20 * s).rounded(), padY = (10 * s).rounded()
+        let inner = Rect(x: t.minX + padX, y: t.minY + padY, width: max(1, t.width - 2 * padX), height: max(1, t.height - 2 * padY))
+        let minimumTitle = legibleSize * 1.3
+        // The title takes what it needs (one line at most sizes); the instruction the rest.
+        let title = fonts.block(text.text(TextKey.title(info.name), in: language), in: Rect(x: 0, y: 0, width: inner.width, height: inner.height * 0.5),
+                                size: min(30 * s, max(minimumTitle, t.height * 0.3)), minimumSize: minimumTitle,
+                                bold: true, language: language.code)
+        let spacing = (4 * s).rounded()
+        let instructionBox = Rect(x: 0, y: 0, width: inner.width, height: max(1, inner.height - title.height - spacing))
+        let instruction = fonts.block(text.text(TextKey.instruction(info.name), in: language), in: instructionBox,
+                                      size: max(legibleSize, min(18 * s, t.height * 0.18)), minimumSize: legibleSize,
+                                      language: language.code)
+        let used = title.height + spacing + instruction.height
+        let origin = Vec2(inner.minX, (inner.minY + max(0, (inner.height - used) / 2)).rounded())
+        return (title, instruction, origin, spacing, title.fits && instruction.fits)
+    }
+
+    /// The heading and every tile's text in the current language, each inside its box.
+    func textCommands() -> [DrawCommand] {
+        if let cached = laidOut, cached.revision == text.revision { return cached.commands }
+        let language = text.current
+        let s = min(Double(width) / 480, Double(height) / 800)
+        var list: [DrawCommand] = []
+        list.append(fonts.text(text[TextKey.launcherHeading], in: headingBox, size: max(34 * s, legibleSize * 1.4),
+                               minimumSize: legibleSize * 1.4, bold: true, alignment: .center, vertical: .center,
+                               language: language.code, color: Color(r: 28, g: 28, b: 36)))
+        for (i, info) in exhibits.enumerated() {
+            let laid = Launcher.tileText(fonts: fonts, text: text, info: info, tile: tiles[i], language: language, scale: s,
+                                         legibleSize: legibleSize)
+            list.append(.text(laid.title, origin: laid.origin, color: .white))
+            list.append(.text(laid.instruction, origin: Vec2(laid.origin.x, laid.origin.y + laid.title.height + laid.spacing),
+                              color: Color(r: 240, g: 240, b: 245)))
+        }
+        laidOut = (text.revision, list)
+        return list
+    }
+
+    func draw(into list: inout [DrawCommand]) -> Color {
+        for (i, info) in exhibits.enumerated() {
+            list.append(.rect(tiles[i], transform: .identity, color: info.tileColor))
+        }
+        list.append(contentsOf: textCommands())
+        return Launcher.background
     }
 
     func state() -> ExhibitState {
-        ExhibitState(background: Color(r: 246, g: 246, b: 250),
+        ExhibitState(background: Launcher.background,
                      controls: exhibits.enumerated().map { ControlState(id: "exhibit.\($1.name)", frame: tiles[$0]) })
     }
 }

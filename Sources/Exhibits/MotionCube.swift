@@ -69,6 +69,8 @@ public final class MotionCube: Exhibit {
     private var nextID = 0
     private var lastColorIndex = -1
     private let width: Double, height: Double, scale: Double
+    /// Where shapes live: the screen below the app's controls (the walls are its edges).
+    private let area: Rect
     private let cap: Int
     /// The time the world has been advanced to.
     private var worldTime: Microseconds
@@ -82,7 +84,8 @@ public final class MotionCube: Exhibit {
         worldTime = environment.startTime
         self.gestures = gestures
         self.random = random
-        world = DynamicsWorld(bounds: Rect(x: 0, y: 0, width: width, height: height))
+        area = environment.safeArea
+        world = DynamicsWorld(bounds: area)
         // The solver's tolerances (slop, sleep speed) are sized for 100 px items.
         world.tuning.lengthUnit = 100 * scale
         collision.translatesReferenceBoundsIntoBoundary = true
@@ -124,7 +127,7 @@ public final class MotionCube: Exhibit {
         let side = MotionCube.birthSide * scale
         let half = side / 2
         // Centred under the finger, moved in just enough to be born inside the screen.
-        let center = Vec2(clamp(point.x, half, width - half), clamp(point.y, half, height - half))
+        let center = Vec2(clamp(point.x, half, width - half), clamp(point.y, area.minY + half, area.maxY - half))
         let shape: ItemShape = kind == .circle ? .circle(radius: half) : .rectangle(width: side, height: side)
         let body = world.addItem(shape, center: center)
         gravity.addItem(body)
@@ -252,7 +255,7 @@ public final class MotionCube: Exhibit {
         let half = grab.side / 2
         let extent = shapes[i].kind == .circle ? half : half * (abs(_cos(grab.angle)) + abs(_sin(grab.angle)))
         grab.target = Vec2(clamp(grab.target.x, min(extent, width / 2), max(width - extent, width / 2)),
-                           clamp(grab.target.y, min(extent, height / 2), max(height - extent, height / 2)))
+                           clamp(grab.target.y, min(area.minY + extent, area.center.y), max(area.maxY - extent, area.center.y)))
         grab.flingVelocity = nil
         grab.spin = nil
         grabs[id] = grab

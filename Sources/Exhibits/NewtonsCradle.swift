@@ -1,5 +1,6 @@
 import Dynamics
 import Geometry
+import VisitorText
 import Gestures
 
 /// Seed 002: Newton's cradle on the dynamics engine, built as the seed builds it: five balls
@@ -50,7 +51,11 @@ public final class NewtonsCradle: Exhibit {
     private let width: Double, height: Double, scale: Double
     public let radius: Double
     public let stringLength: Double
-    private let title: DrawCommand
+    private let fonts: FontSet
+    private let text: TextBook
+    private let legibleTextSize: Double
+    /// The instruction's box: under the base, across the screen.
+    private let instructionBox: Rect
 
     public init(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator) {
         width = Double(environment.width)
@@ -60,8 +65,13 @@ public final class NewtonsCradle: Exhibit {
         radius = NewtonsCradle.radius * scale
         stringLength = NewtonsCradle.stringLength * scale
         pushes = Array(repeating: nil, count: NewtonsCradle.ballCount)
-        title = environment.fonts.text("Pull a ball sideways and let it go", centeredAt: Vec2(width / 2, 700 * scale),
-                                       size: 20 * scale, color: Color(rgb: 0x5A5650))
+        fonts = environment.fonts
+        text = environment.text
+        legibleTextSize = environment.legibleTextSize
+        let margin = (16 * environment.scale).rounded()
+        let instructionTop = ((NewtonsCradle.barY + NewtonsCradle.stringLength + NewtonsCradle.radius + 70 + 22 + 24) * scale).rounded()
+        instructionBox = Rect(x: margin, y: instructionTop, width: width - 2 * margin,
+                              height: max(1, height - instructionTop - margin))
         world = DynamicsWorld(bounds: Rect(x: 0, y: 0, width: width, height: height))
 
         let spacing = 2 * radius + NewtonsCradle.gap * scale
@@ -164,7 +174,9 @@ public final class NewtonsCradle: Exhibit {
                           transform: .identity, color: NewtonsCradle.frameColor))
         list.append(.rect(Rect(x: left - 10 * s, y: barY - 14 * s, width: right - left + 20 * s, height: 4 * s),
                           transform: .identity, color: NewtonsCradle.frameLight))
-        list.append(title)
+        list.append(fonts.text(text[TextKey.instruction(NewtonsCradle.info.name)], in: instructionBox,
+                               size: max(20 * scale, legibleTextSize), minimumSize: legibleTextSize, alignment: .center,
+                               vertical: .center, language: text.current.code, color: Color(rgb: 0x5A5650)))
         let centers = balls.map { world.center(of: $0) ?? .zero }
         for (anchor, c) in zip(anchors, centers) {
             list.append(.line(from: anchor, to: c, width: 1.5 * s, color: NewtonsCradle.stringColor))

@@ -268,35 +268,12 @@ public final class SceneRenderer {
             canvas.drawLine(from: a, to: b, width: w, color: color)
         case .polygon(let points, let color):
             canvas.fillPolygon(points, color: color)
-        case .text(let s, let origin, let size, let bold, let color, _):
-            canvas.drawText(s, at: origin, font: bold ? fonts.bold : fonts.regular, size: size, color: color)
+        case .text(let block, let origin, let color):
+            canvas.draw(block, at: origin, color: color, typesetter: fonts.typesetter)
         }
     }
 }
 
 extension PixelRect {
     func intersects(_ o: PixelRect) -> Bool { !intersection(o).isEmpty }
-}
-
-/// The two faces the kiosk writes with, loaded once.
-public final class FontSet {
-    public let regular: Font
-    public let bold: Font
-
-    public init(regularPath: String = Font.dejaVuSansPath, boldPath: String = Font.dejaVuSansBoldPath) throws(FontError) {
-        regular = try Font(path: regularPath)
-        bold = try Font(path: boldPath)
-    }
-
-    /// A `.text` command whose width is measured, so that its damage is exact.
-    public func text(_ s: String, origin: Vec2, size: Double, bold isBold: Bool = false, color: Color) -> DrawCommand {
-        let width = (isBold ? bold : regular).advance(of: s, size: size)
-        return .text(s, origin: origin, size: size, bold: isBold, color: color, width: width)
-    }
-
-    /// A `.text` command centred on `center.x` with its baseline at `center.y`.
-    public func text(_ s: String, centeredAt center: Vec2, size: Double, bold isBold: Bool = false, color: Color) -> DrawCommand {
-        let width = (isBold ? bold : regular).advance(of: s, size: size)
-        return .text(s, origin: Vec2(center.x - width / 2, center.y), size: size, bold: isBold, color: color, width: width)
-    }
 }

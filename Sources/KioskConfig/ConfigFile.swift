@@ -1,4 +1,5 @@
 import Sensors
+import VisitorText
 
 extension KioskConfiguration {
     public static let defaultPath = "/etc/motionkiosk/config.toml"
@@ -20,6 +21,8 @@ extension KioskConfiguration {
 
         let written = Set(document.tables.map { $0.name })
         for (name, line) in document.tables where !tables.contains(name) {
+            // [text.fr] and what dotted keys imply under it: checked with their entries.
+            if name.hasPrefix("text.") { continue }
             // Only the outermost unknown table is reported: [foo.bar] under an unknown [foo] is one mistake.
             if let dot = name.lastIndex(of: "."), written.contains(String(name[..<dot])), !tables.contains(String(name[..<dot])) { continue }
             var message = "unknown table [\(name)]"
@@ -28,6 +31,16 @@ extension KioskConfiguration {
         }
         var hinted = 0
         for entry in document.entries {
+            if entry.path.count >= 3 && entry.path[0] == "text" {
+                let language = entry.path[1], textKey = entry.path[2...].joined(separator: ".")
+                do throws(ValueProblem) {
+                    let text = try ConfigSchema.textOverride(language: language, key: textKey, entry.value)
+                    config.text.overrides[language, default: [:]][textKey] = text
+                } catch {
+                    errors.append(ConfigError(file: file, line: entry.line, key: entry.key, message: error.message))
+                }
+                continue
+            }
             guard let key = known[entry.key] else {
                 let table = TOMLDocument.spelling(Array(entry.path.dropLast()))
                 if !table.isEmpty && !tables.contains(table) { continue }  // reported with its table
@@ -61,6 +74,12 @@ extension KioskConfiguration {
                                       message: "'\(locked.rawValue)' is locked but not in exhibits.order"))
         }
         if !errors.isEmpty { throw ConfigErrors(errors: errors) }
+        for language in config.text.overrides.keys.sorted() where !config.exhibits.languages.contains(language) {
+            if let entry = document.entries.first(where: { $0.path.count >= 3 && $0.path[0] == "text" && $0.path[1] == language }) {
+                warn(ConfigError(file: file, line: entry.line, key: entry.key,
+                                 message: "'\(language)' is not in exhibits.languages: visitors will not see this wording"))
+            }
+        }
         if let entry = document.entry("input.arrow_keys_tilt") {
             warn(ConfigError(file: file, line: entry.line, key: entry.key,
                              message: "does nothing: arrow keys tilt only with [sensors] source = \"keys\""))
@@ -81,7 +100,7 @@ extension KioskConfiguration {
         """
         for table in ConfigSchema.tableNames {
             out += "\n[\(table)]\n"
-            if let doc = ConfigSchema.tableDocs.first(where: { $0.table == table })?.doc { out += "# \(doc)\n" }
+            if let doc = ConfigSchema.tableDocs.first(where: { $0.table == table })?.doc { out += wrapComment(doc) }
             for key in ConfigSchema.keys where key.table == table && !key.retired {
                 out += "\n" + wrapComment(key.doc)
                 out += "\(key.name) = \(key.defaultText)\n"

@@ -1,4 +1,5 @@
 import Sensors
+import VisitorText
 
 /// One error in a configuration file, naming the file, line and key.
 public struct ConfigError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -43,6 +44,7 @@ enum ConfigSchema {
         ("input", "Touchscreens, mice and keyboards (through libinput)."),
         ("sensors", "The accelerometer that gives tilt and shake, and the barometer."),
         ("exhibits", "Which exhibits the launcher offers, idle reset, per-exhibit options."),
+        ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\". Keys: " + TextKey.all.joined(separator: ", ") + "."),
         ("logging", "Messages go to standard error, which systemd sends to the journal."),
     ]
 
@@ -115,10 +117,17 @@ enum ConfigSchema {
                   defaultText: "300") { c, v throws(ValueProblem) in c.exhibits.attractAfterSeconds = try number(v, 5...86_400) },
         ConfigKey(table: "exhibits", name: "commissioning_corner_press", doc: "A long press (3 s) in the top-left corner opens the commissioning screen.",
                   defaultText: "true") { c, v throws(ValueProblem) in c.exhibits.commissioningCornerPress = try boolean(v) },
+        ConfigKey(table: "exhibits", name: "languages", doc: "Languages visitors can choose, the first the default (idle returns to it): " + Language.shipped.map { $0.code }.joined(separator: ", ") + ". More than one shows the language buttons.",
+                  defaultText: "[\"en\"]") { c, v throws(ValueProblem) in c.exhibits.languages = try languageList(v) },
         ConfigKey(table: "exhibits.motion-cube", name: "shape_cap", doc: "Most shapes on screen; the oldest leaves when a new one comes.",
                   defaultText: "40") { c, v throws(ValueProblem) in c.exhibits.motionCubeShapeCap = try integer(v, 1...500) },
         ConfigKey(table: "exhibits.tilt-box", name: "altitude_grey", doc: "With a barometer, the background grey follows the altitude (higher is darker).",
                   defaultText: "false") { c, v throws(ValueProblem) in c.exhibits.tiltBoxAltitudeGrey = try boolean(v) },
+
+        ConfigKey(table: "text", name: "fonts", doc: "Font files tried in order for each character: DejaVu for Latin, Greek and Cyrillic, Noto for Arabic, Hebrew and Japanese (Debian: fonts-dejavu-core, fonts-noto-core, fonts-noto-cjk).",
+                  defaultText: fontListText(KioskConfiguration.Text.defaultFonts)) { c, v throws(ValueProblem) in c.text.fonts = try fontList(v) },
+        ConfigKey(table: "text", name: "bold_fonts", doc: "The same for bold text.",
+                  defaultText: fontListText(KioskConfiguration.Text.defaultBoldFonts)) { c, v throws(ValueProblem) in c.text.boldFonts = try fontList(v) },
 
         ConfigKey(table: "logging", name: "level", doc: "debug | info | warning | error.",
                   defaultText: "\"info\"") { c, v throws(ValueProblem) in c.logging.level = try choice(v) },
@@ -136,6 +145,64 @@ enum ConfigSchema {
     }
 
     // MARK: value checks
+
+    static func languageList(_ v: TOMLValue) throws(ValueProblem) -> [String] {
+        guard case .array(let items) = v else { throw ValueProblem(message: "expected a list such as [\"en\", \"fr\"], found \(v.typeName)") }
+        guard !items.isEmpty else { throw ValueProblem(message: "must name at least one language") }
+        var codes: [String] = []
+        for item in items {
+            let code = try string(item)
+            guard Language.named(code) != nil else {
+                let shipped = Language.shipped.map { $0.code }
+                var message = "'\(code)' is not a language the kiosk has text for (" + shipped.joined(separator: ", ") + ")"
+                if let near = nearest(code, in: shipped) { message += "; did you mean '\(near)'?" }
+                throw ValueProblem(message: message)
+            }
+            if codes.contains(code) { throw ValueProblem(message: "'\(code)' is listed twice") }
+            codes.append(code)
+        }
+        return codes
+    }
+
+    static func fontList(_ v: TOMLValue) throws(ValueProblem) -> [String] {
+        guard case .array(let items) = v else { throw ValueProblem(message: "expected a list of font file paths, found \(v.typeName)") }
+        guard !items.isEmpty else { throw ValueProblem(message: "must name at least one font file") }
+        guard items.count <= 32 else { throw ValueProblem(message: "\(items.count) fonts: at most 32") }
+        var paths: [String] = []
+        for item in items {
+            let path = try nonEmpty(item)
+            guard path.hasPrefix("/") else { throw ValueProblem(message: "'\(path)' is not an absolute path") }
+            paths.append(path)
+        }
+        return paths
+    }
+
+    static func fontListText(_ paths: [String]) -> String {
+        "[\n" + paths.map { "    \"\($0)\",\n" }.joined() + "]"
+    }
+
+    /// Longest museum wording of one string, in characters: a label, not a catalogue entry.
+    static let longestText = 400
+
+    /// A museum's wording for `key` in `language` (`[text.fr] "motion-cube.title" = "…"`).
+    static func textOverride(language: String, key: String, _ v: TOMLValue) throws(ValueProblem) -> String {
+        guard Language.named(language) != nil else {
+            throw ValueProblem(message: "no language '\(language)'; text tables are " + Language.shipped.map { "[text.\($0.code)]" }.joined(separator: ", "))
+        }
+        guard TextKey.all.contains(key) else {
+            var message = "no visitor text '\(key)'"
+            if let near = nearest(key, in: TextKey.all) { message += "; did you mean '\(near)'?" }
+            throw ValueProblem(message: message)
+        }
+        let text = try nonEmpty(v)
+        guard text.unicodeScalars.count <= longestText else {
+            throw ValueProblem(message: "\(text.unicodeScalars.count) characters; at most \(longestText)")
+        }
+        if text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F }) {
+            throw ValueProblem(message: "contains a control character (only \\n, a line break, is allowed)")
+        }
+        return text
+    }
 
     static func string(_ v: TOMLValue) throws(ValueProblem) -> String {
         guard case .string(let s) = v else { throw ValueProblem(message: "expected a string in quotes, found \(v.typeName)") }

@@ -7,6 +7,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var input = Input()
     public var sensors = Sensors()
     public var exhibits = Exhibits()
+    public var text = Text()
     public var logging = Logging()
 
     public init() {}
@@ -95,6 +96,30 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var commissioningCornerPress = true
         public var motionCubeShapeCap = 40
         public var tiltBoxAltitudeGrey = false
+        /// Language codes visitors can choose, the first the default (and the idle reset's).
+        public var languages = ["en"]
+    }
+
+    /// Fonts and the museum's own wording of visitor text.
+    public struct Text: Equatable, Sendable {
+        /// Font files tried in order for each character (regular and bold).
+        public var fonts: [String] = defaultFonts
+        public var boldFonts: [String] = defaultBoldFonts
+        /// Language code → text key → the museum's wording.
+        public var overrides: [String: [String: String]] = [:]
+
+        public static let defaultFonts = [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        ]
+        public static let defaultBoldFonts = [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansHebrew-Bold.ttf",
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+        ]
     }
 
     public struct Logging: Equatable, Sendable {

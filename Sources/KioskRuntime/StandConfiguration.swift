@@ -1,3 +1,4 @@
+import Diagnostics
 import Exhibits
 import Geometry
 import KioskConfig
@@ -18,6 +19,8 @@ extension KioskConfiguration {
         s.options.motionCubeShapeCap = exhibits.motionCubeShapeCap
         s.options.tiltBoxAltitudeGrey = exhibits.tiltBoxAltitudeGrey
         s.commissioningPress = exhibits.commissioningCornerPress ? 3_000_000 : nil
+        s.languages = exhibits.languages
+        s.textOverrides = text.overrides
         return s
     }
 
@@ -29,6 +32,8 @@ extension KioskConfiguration {
         settings.order = stand.order
         settings.options = stand.options
         settings.commissioningPress = stand.commissioningPress
+        settings.languages = stand.languages
+        settings.textOverrides = stand.textOverrides
         if let locked = stand.locked, locked == exhibit {
             settings.locked = locked
             settings.initialExhibit = nil
@@ -37,6 +42,11 @@ extension KioskConfiguration {
             settings.idleTimeout = stand.idleTimeout
             settings.attractAfter = exhibit == "launcher" ? stand.attractAfter : nil
         }
+    }
+
+    /// The stand's fonts; a missing fallback goes to `log` (its script will show boxes).
+    public func fonts(log: Log) throws(FontError) -> FontSet {
+        try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts) { log.warning("\($0); text in its script will show boxes") }
     }
 
     /// The stand's motion filtering, for a replay.

@@ -28,6 +28,24 @@ public protocol Display: AnyObject {
     func restore()
     /// What happened on the way that the user may want to know.
     var notes: [String] { get }
+    /// The size of a pixel on the glass, when the panel reports its size; nil otherwise.
+    var millimetresPerPixel: Double? { get }
+}
+
+public extension Display {
+    var millimetresPerPixel: Double? { nil }
+
+    /// A pixel's size from a panel's reported size and mode, or nil when the report is
+    /// missing or cannot be a real panel (some monitors give 0, or their aspect ratio in cm).
+    static func millimetresPerPixel(widthMillimetres: Int, heightMillimetres: Int, width: Int, height: Int) -> Double? {
+        guard widthMillimetres > 0, heightMillimetres > 0, widthMillimetres < 10_000, heightMillimetres < 10_000,
+              width > 0, height > 0 else { return nil }
+        let horizontal = Double(widthMillimetres) / Double(width), vertical = Double(heightMillimetres) / Double(height)
+        // Square pixels within 25 %, and a pitch between a phone's and a large TV's.
+        guard max(horizontal, vertical) / min(horizontal, vertical) < 1.25 else { return nil }
+        let pitch = (horizontal + vertical) / 2
+        return (0.03...1.5).contains(pitch) ? pitch : nil
+    }
 }
 
 /// A display failing while frames are shown.

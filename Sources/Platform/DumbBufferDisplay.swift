@@ -57,6 +57,11 @@ public final class DumbBufferDisplay: Display {
     private var restored = false
     private let saved: DRMCrtc
 
+    public var millimetresPerPixel: Double? {
+        Self.millimetresPerPixel(widthMillimetres: choice.connector.widthMillimetres, heightMillimetres: choice.connector.heightMillimetres,
+                                 width: choice.mode.width, height: choice.mode.height)
+    }
+
     /// Takes ownership of `fd` (an open DRM card whose master we are).
     public init(system: any SystemCalls, drm: any DRMCalls, clock: any Clock, fd: Int32, card: DRMCard,
                 choice: DRMOutputChoice, format: PixelFormat, bufferCount: Int, allowAtomic: Bool = true) throws(DisplaySetupError) {

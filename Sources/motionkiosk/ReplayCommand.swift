@@ -19,7 +19,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         printError(error.message)
         return 2
     }
-    let fonts: FontSet
+    var fonts: FontSet
     do { fonts = try FontSet() } catch { throw KioskError("\(error)") }
     var header = TraceHeader()
     var records: [TraceRecord] = []
@@ -61,10 +61,13 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     var stand: KioskConfiguration?
     if let file = c.string("config") {
-        do { stand = try loadConfiguration(file) } catch {
+        let loaded: KioskConfiguration
+        do { loaded = try loadConfiguration(file) } catch {
             printError(error.description)
             return 2
         }
+        stand = loaded
+        do { fonts = try loaded.fonts(log: Log(minimum: .warning)) } catch { throw KioskError("\(error)") }
     }
     let exhibit = chosenExhibit ?? stand?.exhibits.locked?.rawValue ?? header.exhibit ?? "launcher"
     guard exhibit == "launcher" || ExhibitCatalog.type(named: exhibit) != nil else {

@@ -36,7 +36,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let clock = MonotonicClock()
     settings.seed = seed ?? UInt64(truncatingIfNeeded: clock.now) | 1
     let fonts: FontSet
-    do { fonts = try FontSet() } catch { throw KioskError("\(error)") }
+    do { fonts = try configuration.fonts(log: log) } catch { throw KioskError("\(error)") }
     let notifier = SystemdNotifier()
 
     let udev = try? LibUdev()

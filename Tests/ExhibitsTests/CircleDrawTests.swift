@@ -174,8 +174,11 @@ import Sensors
         }
         t.checkpoint("end", at: Double(k) * 120 + 200)
         let r = try replay(t.text, exhibit: "circle-draw")
-        // The ones under the home control went home instead; every other one is kept.
-        #expect(circles(r, "end").count >= 118)
+        // The two rows above the safe area (the home control's row: y < 88) draw nothing;
+        // every other one is kept.
+        let kept = circles(r, "end")
+        #expect(kept.count == 100)
+        #expect(kept.allSatisfy { $0.center.y >= 88 })
     }
 
     // MARK: Delete

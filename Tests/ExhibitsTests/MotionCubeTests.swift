@@ -179,7 +179,7 @@ extension TraceBuilder {
         var t = TraceBuilder()
         t.flat(from: 0, to: 7000)
         var spots: [Vec2] = []
-        for row in 0..<11 { for column in 0..<4 { spots.append(Vec2(70 + Double(column) * 113, 130 + Double(row) * 105)) } }
+        for row in 0..<11 { for column in 0..<4 { spots.append(Vec2(70 + Double(column) * 113, 160 + Double(row) * 105)) } }
         for k in 0..<41 {
             t.tap(spots[k], at: 300 + Double(k) * 150)
             if k == 39 { t.checkpoint("forty", at: 300 + Double(k) * 150 + 120) }
@@ -265,14 +265,20 @@ extension TraceBuilder {
         var names: [String] = []
         for k in 0..<40 { let n = "a\(k)"; names.append(n); t.checkpoint(n, at: 3500 + Double(k) * 10) }
         t.checkpoint("corner", at: 4100)
-        // Then from that corner to far beyond the bottom-left one.
-        t.drag(from: Vec2(430, 50), to: Vec2(-900, 2000), at: 4500, duration: 80, hold: 600)
+        // Then from that corner to far beyond the bottom-left one. The top corner is the safe
+        // area's: below the home control with its margin again (88 px at 480×800).
+        let safeTop = 88.0
+        t.drag(from: Vec2(430, safeTop + 50), to: Vec2(-900, 2000), at: 4500, duration: 80, hold: 600)
         for k in 0..<40 { let n = "b\(k)"; names.append(n); t.checkpoint(n, at: 4500 + Double(k) * 10) }
         t.checkpoint("other-corner", at: 5100)
         let r = try replayCube(t)
-        for n in names { #expect(inside(items(r, n)[0], width: 480, height: 800), "\(n): \(items(r, n)[0].center)") }
+        for n in names {
+            #expect(inside(items(r, n)[0], width: 480, height: 800), "\(n): \(items(r, n)[0].center)")
+            #expect(items(r, n)[0].y - items(r, n)[0].halfExtent.y >= safeTop - 1, "\(n) passes under the home control's row")
+        }
+        #expect(r.homeControlBottom("corner").map { $0 + 8 } == safeTop)
         let corner = try #require(items(r, "corner").first)
-        #expect(corner.center.distance(to: Vec2(430, 50)) < 2, "\(corner.center)")
+        #expect(corner.center.distance(to: Vec2(430, safeTop + 50)) < 2, "\(corner.center)")
         let other = try #require(items(r, "other-corner").first)
         #expect(other.center.distance(to: Vec2(50, 750)) < 2, "\(other.center)")
     }

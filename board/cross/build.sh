@@ -45,7 +45,7 @@ OBJ=$BASE/obj
 mkdir -p "$OBJ/maps"
 
 INC=(-isystem "$SR/usr/include/$LINK" -isystem "$SR/usr/include" -isystem "$SR/usr/include/libdrm"
-     -isystem "$SR/usr/include/freetype2" -isystem "$SR/usr/include/libpng16" -isystem "$SR/usr/include/cairo")
+     -isystem "$SR/usr/include/freetype2" -isystem "$SR/usr/include/harfbuzz" -isystem "$SR/usr/include/fribidi" -isystem "$SR/usr/include/libpng16" -isystem "$SR/usr/include/cairo")
 XCC=()
 for f in -D__linux__ -D__gnu_linux__ -D__unix__ -Dlinux -Dunix "${FLOAT[@]}" "${INC[@]}"; do XCC+=(-Xcc "$f"); done
 SWIFTC=(swiftc -target "$TRIPLE" -enable-experimental-feature Embedded -wmo -O -swift-version 6 "${XCC[@]}"
@@ -57,7 +57,7 @@ for c in CSystem:Sources/CShims/CSystem/include/csystem.h CTOML:Sources/CShims/C
     mkdir -p "$OBJ/maps/${c%%:*}"
     printf 'module %s {\n    header "%s"\n    export *\n}\n' "${c%%:*}" "$ROOT/${c#*:}" > "$OBJ/maps/${c%%:*}/module.modulemap"
 done
-for c in CDRM CInput CFreeType CPNG CCairo; do SWIFTC+=(-I "$ROOT/Sources/CShims/$c"); done
+for c in CDRM CInput CFreeType CHarfBuzz CFriBidi CPNG CCairo; do SWIFTC+=(-I "$ROOT/Sources/CShims/$c"); done
 
 "${CC[@]}" -c "$ROOT/Sources/CShims/CSystem/csystem.c" -I "$ROOT/Sources/CShims/CSystem/include" -o "$OBJ/csystem.o"
 "${CC[@]}" -c "$HERE/embedded/runtime-support.c" -o "$OBJ/runtime-support.o"
@@ -68,7 +68,7 @@ clang++ --target="$LINK" --sysroot="$SR" -O2 -std=c++17 "${FLOAT[@]}" -DTOML_HEA
     -c -o "$OBJ/Glibc.o" "$HERE/embedded/Glibc.swift")
 
 # Library modules in dependency order (Package.swift), then the executables.
-LIBRARIES="Geometry Diagnostics Syscalls Raster Dynamics Gestures Trace Sensors Platform KioskConfig Exhibits KioskRuntime CommandLineParser"
+LIBRARIES="Geometry Diagnostics Syscalls Raster Dynamics Gestures Trace Sensors Platform VisitorText KioskConfig Exhibits KioskRuntime CommandLineParser"
 UNTIL=${UNTIL:-}
 compile() {  # module folder, extra flags… (the module name is the folder's, '-' → '_')
     local m=$1; shift
@@ -91,7 +91,7 @@ for m in $LIBRARIES; do
     [ "$m" = "$UNTIL" ] && exit 0
 done
 
-LIBS=(-ldrm -linput -ludev -lfreetype -lpng16 -lz -ltomlplusplus -lstdc++ -lm -lpthread)
+LIBS=(-ldrm -linput -ludev -lfreetype -lharfbuzz -lfribidi -lpng16 -lz -ltomlplusplus -lstdc++ -lm -lpthread)
 UNICODE=/opt/swift/usr/lib/swift/embedded/$TRIPLE/libswiftUnicodeDataTables.a
 # Each Embedded module specializes what it uses from the others; a client module may also
 # emit a "dead method stub" under the name of a library method it never calls. The library

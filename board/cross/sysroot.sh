@@ -25,7 +25,7 @@ APT=(apt-get -o "APT::Architecture=$ARCH" -o "APT::Architectures::=$ARCH" -o "Di
 PACKAGES="libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-12-dev libstdc++6
   libdrm2 libdrm-dev libinput10 libinput-dev libudev1 libudev-dev libmtdev1 libevdev2 libwacom9
   libglib2.0-0 libgudev-1.0-0 libpcre2-8-0 libffi8 libselinux1 libmount1 libblkid1 zlib1g zlib1g-dev
-  libfreetype6 libfreetype-dev libpng16-16 libpng-dev libbrotli1 libbz2-1.0 libcap2
+  libfreetype6 libfreetype-dev libharfbuzz0b libharfbuzz-dev libfribidi0 libfribidi-dev libgraphite2-3 libpng16-16 libpng-dev libbrotli1 libbz2-1.0 libcap2
   libstdc++-12-dev libtomlplusplus3 libtomlplusplus-dev libbox2d2 libbox2d-dev libcairo2 libcairo2-dev libpixman-1-0 libfontconfig1 libexpat1
   libxcb1 libxcb-render0 libxcb-shm0 libx11-6 libxext6 libxrender1 libxau6 libxdmcp6 libbsd0 libmd0"
 cd "$BASE/debs"

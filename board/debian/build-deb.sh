@@ -26,7 +26,7 @@ if [ -z "$binary" ]; then
     swift build -c release --static-swift-stdlib --product motionkiosk >&2
     binary=$(swift build -c release --static-swift-stdlib --product motionkiosk --show-bin-path)/motionkiosk
     arch=$(dpkg --print-architecture)
-    libraries="libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, zlib1g, libtomlplusplus3, libstdc++6"
+    libraries="libdrm2, libinput10, libudev1, libfreetype6, libharfbuzz0b, libfribidi0, libpng16-16, zlib1g, libtomlplusplus3, libstdc++6"
 else
     # Each NEEDED library, to the package in the sysroot's download folder that ships it.
     libraries=""
@@ -64,6 +64,7 @@ Architecture: $arch
 Maintainer: MotionKiosk maintainers <maintainers@motionkiosk.invalid>
 Installed-Size: $size
 Depends: $libraries, fonts-dejavu-core, systemd, adduser, udev
+Recommends: fonts-noto-core, fonts-noto-cjk
 Section: misc
 Priority: optional
 Description: touch-and-tilt exhibits for museum kiosks

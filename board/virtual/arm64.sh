@@ -49,7 +49,7 @@ KBUILD_VERSION=$(echo "$ABI" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
 # The guest's userland and the kiosk's libraries (Depends of the .deb, resolved by hand).
 GUEST_PACKAGES="libc6 busybox-static udev libudev1 kmod libkmod2 libacl1 libblkid1 libcap2 libselinux1 libzstd1
   liblzma5 libssl3 libpcre2-8-0 i2c-tools libi2c0 libinput-bin libinput10 libmtdev1 libevdev2 libwacom9
-  libwacom-common libglib2.0-0 libgudev-1.0-0 libffi8 libmount1 libdrm2 libdrm-common libfreetype6 libpng16-16
+  libwacom-common libglib2.0-0 libgudev-1.0-0 libffi8 libmount1 libdrm2 libdrm-common libfreetype6 libharfbuzz0b libfribidi0 libgraphite2-3 libpng16-16
   zlib1g libbrotli1 libbz2-1.0 libtomlplusplus3 libstdc++6 libgcc-s1 fonts-dejavu-core"
 DEBS=$WORK/debs
 mkdir -p "$DEBS"

@@ -49,7 +49,7 @@ modules_in_order() {
 
 # --- The Debian root (debootstrap; reused within the work folder) -----------------------
 # minbase + systemd as init + udev + what motionkiosk.deb depends on, + procps for pgrep.
-GUEST_PACKAGES="systemd,systemd-sysv,udev,kmod,procps,adduser,libdrm2,libinput10,libudev1,libfreetype6,libpng16-16,zlib1g,libtomlplusplus3,libstdc++6,fonts-dejavu-core"
+GUEST_PACKAGES="systemd,systemd-sysv,udev,kmod,procps,adduser,libdrm2,libinput10,libudev1,libfreetype6,libharfbuzz0b,libfribidi0,libpng16-16,zlib1g,libtomlplusplus3,libstdc++6,fonts-dejavu-core"
 MIRROR=${MK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 RKEY=$(echo "bookworm $GUEST_PACKAGES $MIRROR" | sha256sum | cut -c1-12)
 ROOTFS="$WORK/rootfs-$RKEY"

@@ -1,0 +1,39 @@
+/// The visitor text of one stand: its languages (the first is the default), the shipped
+/// tables and the museum's own wording on top. The kiosk switches `current` when a visitor
+/// picks a language; everything drawn asks it for strings, so all text follows at once.
+public final class TextBook {
+    public let languages: [Language]
+    public private(set) var current: Language
+    /// Changes every time `current` does: exhibits that keep laid-out text redo it then.
+    public private(set) var revision = 0
+    private var overrides: [String: [String: String]]
+
+    /// `codes` must be shipped languages (the configuration checks); unknown ones are left out.
+    public init(languages codes: [String] = ["en"], overrides: [String: [String: String]] = [:]) {
+        var chosen = codes.compactMap(Language.named)
+        if chosen.isEmpty { chosen = [Language.shipped[0]] }
+        languages = chosen
+        current = chosen[0]
+        self.overrides = overrides
+    }
+
+    public var defaultLanguage: Language { languages[0] }
+
+    /// Shows `code` from now on; false when the stand does not offer it.
+    @discardableResult
+    public func select(_ code: String) -> Bool {
+        guard let l = languages.first(where: { $0.code == code }) else { return false }
+        if l != current { current = l; revision += 1 }
+        return true
+    }
+
+    /// The text for `key` in the current language.
+    public subscript(_ key: String) -> String { text(key, in: current) }
+
+    /// The museum's wording, else the shipped table, else English, else the key itself.
+    public func text(_ key: String, in language: Language) -> String {
+        if let s = overrides[language.code]?[key] { return s }
+        if let s = language.table[key] { return s }
+        return Language.shipped[0].table[key] ?? key
+    }
+}
