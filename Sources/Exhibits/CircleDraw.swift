@@ -1,7 +1,8 @@
 import Dynamics
 import Geometry
-import VisitorText
 import Gestures
+import Raster
+import VisitorText
 
 /// Seed 003: draw coloured circles, delete them, fling them about.
 ///

@@ -1,9 +1,9 @@
 import Diagnostics
 import Geometry
-import VisitorText
 import Gestures
 import Raster
 import Trace
+import VisitorText
 
 /// What the launcher shows for an exhibit, and the name configs, traces and replay use.
 public struct ExhibitInfo: Sendable {

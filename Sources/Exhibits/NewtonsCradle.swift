@@ -1,7 +1,8 @@
 import Dynamics
 import Geometry
-import VisitorText
 import Gestures
+import Raster
+import VisitorText
 
 /// Seed 002: Newton's cradle on the dynamics engine, built as the seed builds it: five balls
 /// on rigid attachments to a top bar, nearly touching, one collision behavior for the balls,

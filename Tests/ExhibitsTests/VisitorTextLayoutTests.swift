@@ -1,9 +1,9 @@
 import Diagnostics
+@testable import Exhibits
 import Geometry
 import Raster
 import Testing
 import VisitorText
-@testable import Exhibits
 
 /// Every string a visitor can read, in every shipped language, on every screen size the
 /// issue names: laid out whole (no line wider than its box, no lines below it), at a legible
