@@ -6,6 +6,7 @@ import Platform
 import Raster
 import Sensors
 import Trace
+import VisitorText
 
 /// What a stand's configuration file means to the runtime.
 extension KioskConfiguration {
@@ -44,9 +45,13 @@ extension KioskConfiguration {
         }
     }
 
-    /// The stand's fonts; a missing fallback goes to `log` (its script will show boxes).
+    /// The stand's fonts. A missing fallback is a warning when one of the stand's languages
+    /// needs more than Latin letters (its text would show boxes), else a note.
     public func fonts(log: Log) throws(FontError) -> FontSet {
-        try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts) { log.warning("\($0); text in its script will show boxes") }
+        let needsFallback = exhibits.languages.contains { Language.named($0).map { !$0.isLatin } ?? false }
+        return try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts) { problem in
+            if needsFallback { log.warning("\(problem); text in its script will show boxes") } else { log.info("\(problem) (no language of this stand needs it)") }
+        }
     }
 
     /// The stand's motion filtering, for a replay.

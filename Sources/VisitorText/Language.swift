@@ -5,6 +5,8 @@ public struct Language: Equatable, Sendable {
     /// Its own name for itself, as the language control shows it.
     public let autonym: String
     public let rightToLeft: Bool
+    /// Written in Latin letters: DejaVu alone draws it; others need a fallback font.
+    public var isLatin: Bool { !rightToLeft && code != "ja" }
     let table: [String: String]
 
     /// English first: a string missing from another table falls back to it.

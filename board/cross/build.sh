@@ -103,7 +103,7 @@ link() {  # output, objects… (library objects first)
 LIBOBJ=()
 for m in $LIBRARIES Glibc; do [ -f "$OBJ/$m.o" ] && LIBOBJ+=("$OBJ/$m.o"); done
 
-[ -n "${RELINK:-}" ] || compile motionkiosk
+{ [ -n "${RELINK:-}" ] && [ -f "$OBJ/motionkiosk.o" ]; } || compile motionkiosk
 link "$BASE/motionkiosk" "${LIBOBJ[@]}" "$OBJ/motionkiosk.o" "$OBJ/csystem.o" "$OBJ/tomlshim.o" "$OBJ/runtime-support.o" "${LIBS[@]}"
 
 # The bench: its anchors (cairo, Box2D 2.4 through a C++ scene) are built for the target
