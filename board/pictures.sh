@@ -18,7 +18,8 @@ mkdir -p "$OUT"
 SHOTS="motion-cube:08 tilt-box:06 newtons-cradle:05 circle-draw:12 grid-block:08"
 
 shoot() {  # name size config-or-empty output-file checkpoint
-    local name=$1 size=$2 config=$3 file=$4 checkpoint=$5 dir="$WORK/$name-$size-$RANDOM"
+    local name=$1 size=$2 config=$3 file=$4 checkpoint=$5
+    local dir="$WORK/$name-$size-$RANDOM"
     mkdir -p "$dir"
     "$KIOSK" replay --demo "$name" --size "$size" ${config:+--config "$config"} --out "$dir" > /dev/null
     cp "$dir/$checkpoint.png" "$OUT/$file"
