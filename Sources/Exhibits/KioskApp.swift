@@ -77,7 +77,7 @@ public final class KioskApp {
     public let text: TextBook
     /// The smallest text size visitors can read on this panel (px per em).
     public let legibleTextSize: Double
-    private var languageBar: LanguageBar
+    private let languageBar: LanguageBar
     public let log: Log
     public private(set) var now: Microseconds
     /// When the app started: the state's `time_ms` counts from here, as a trace's `t` does.
@@ -104,6 +104,9 @@ public final class KioskApp {
     static let longestHeldTouch: Microseconds = 600_000_000
     private var gravity = Vec2(0, 1)
     private var altitude: Double? = nil
+    private var counts: VisitorCounts
+    /// A locked stand counts a session at the first touch after each reset.
+    private var lockedSessionPending = true
     private var commands: [DrawCommand] = []
 
     public init(settings: Settings, fonts: FontSet, log: Log, start: Microseconds = 0) {
@@ -113,7 +116,12 @@ public final class KioskApp {
         text = TextBook(languages: settings.languages, overrides: settings.textOverrides)
         legibleTextSize = ExhibitEnvironment.legibleTextSize(width: settings.width, height: settings.height,
                                                              millimetresPerPixel: settings.millimetresPerPixel)
-        languageBar = LanguageBar(text: TextBook(), fonts: fonts, width: 0, top: 0, leftLimit: 0, scale: 1, legibleSize: 0)
+        counts = VisitorCounts(exhibits: settings.order.filter { ExhibitCatalog.type(named: $0) != nil }, showing: "launcher")
+        let home = KioskApp.homeControlFrame(width: settings.width)
+        languageBar = LanguageBar(text: text, fonts: fonts, width: Double(settings.width), top: home.minY,
+                                  leftLimit: home.maxX + home.minY,
+                                  scale: min(Double(settings.width) / 480, Double(settings.height) / 800),
+                                  legibleSize: legibleTextSize)
         now = start
         self.start = start
         lastActivity = start
@@ -123,10 +131,6 @@ public final class KioskApp {
         showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts, exhibits: [], text: text,
                                      top: 0, legibleSize: legibleTextSize, gestures: GestureEnvironment()) { _ in })
         commands.reserveCapacity(1024)
-        let home = homeControlFrame
-        languageBar = LanguageBar(text: text, fonts: fonts, width: Double(settings.width), top: home.minY,
-                                  leftLimit: home.maxX + home.minY, scale: min(scale, Double(settings.height) / 800),
-                                  legibleSize: legibleTextSize)
         chromeGestures.add(TapGestureRecognizer(region: home, name: "home") { [unowned(unsafe) self] tap in
             if tap.state == .ended && self.showsHomeControl { self.goHome() }
         })
@@ -150,7 +154,10 @@ public final class KioskApp {
     private var scale: Double { Double(settings.width) / 480 }
 
     /// The home control: top-left, at least 64 px (72 at 480 wide), out of every exhibit's way.
-    public var homeControlFrame: Rect {
+    public var homeControlFrame: Rect { KioskApp.homeControlFrame(width: settings.width) }
+
+    static func homeControlFrame(width: Int) -> Rect {
+        let scale = Double(width) / 480
         let side = max(64, (72 * scale).rounded())
         let margin = (8 * scale).rounded()
         return Rect(x: margin, y: margin, width: side, height: side)
@@ -169,6 +176,20 @@ public final class KioskApp {
         case .exhibit(let name, _): .exhibit(name: name)
         case .attract(let playback, _): .attract(name: playback.name)
         }
+    }
+
+    /// "launcher" or the exhibit a visitor has open (the attract loop counts as the launcher).
+    private var screenName: String {
+        if case .exhibit(let name, _) = showing { return name }
+        return "launcher"
+    }
+
+    /// How visitors used the stand since it started (counts only), for its health metrics.
+    public var visitorCounts: VisitorCounts {
+        var c = counts
+        c.showing = screenName
+        c.stuckTouches = heldSince.values.filter { now - $0 >= Self.longestHeldTouch }.count
+        return c
     }
 
     /// The exhibit on the glass, opened or playing its demo; nil on the launcher.
@@ -216,7 +237,10 @@ public final class KioskApp {
         showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts,
                                      exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
                                      text: text, top: bottom + (8 * scale).rounded(), legibleSize: legibleTextSize,
-                                     gestures: gestures) { [unowned(unsafe) self] name in self.open(name) })
+                                     gestures: gestures) { [unowned(unsafe) self] name in
+            self.counts.sessions[name, default: 0] += 1
+            self.open(name)
+        })
         if let hold = settings.commissioningPress {
             // Installers only: a long press where no tile is, in the top-left corner.
             let corner = Rect(x: 0, y: 0, width: 96 * scale, height: 80 * scale)
@@ -243,6 +267,7 @@ public final class KioskApp {
         let e = type.make(environment: environment(), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
         showing = .exhibit(name: name, e)
+        lockedSessionPending = true
         lastActivity = now
         log.info("exhibit \(name) open")
     }
@@ -266,8 +291,17 @@ public final class KioskApp {
             case .move: break
             }
         }
+        let downs = frame.events.reduce(0) { $0 + ($1.phase == .down ? 1 : 0) }
+        if downs > 0 {
+            counts.touches[screenName, default: 0] += downs
+            if let locked = settings.locked, lockedSessionPending {
+                counts.sessions[locked, default: 0] += 1
+                lockedSessionPending = false
+            }
+        }
         if case .attract = showing {
             // A visitor: the demo stops and the launcher is theirs.
+            counts.attractConversions += 1
             showLauncher()
             for e in frame.events where e.phase == .down { touchGoesToChrome[e.slot] = false }
             return
@@ -332,6 +366,7 @@ public final class KioskApp {
             if let idle = settings.idleTimeout, time - latestActivity >= idle {
                 log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
                 resetLanguage()
+                counts.idleResets += 1
                 if settings.locked != nil { open(name) } else { showLauncher(); lastActivity = time }
             }
         case .launcher:

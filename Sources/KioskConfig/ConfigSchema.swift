@@ -45,6 +45,7 @@ enum ConfigSchema {
         ("sensors", "The accelerometer that gives tilt and shake, and the barometer."),
         ("exhibits", "Which exhibits the launcher offers, idle reset, per-exhibit options."),
         ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\". Keys: " + TextKey.all.joined(separator: ", ") + "."),
+        ("metrics", "Health metrics for Prometheus, written as a file for node_exporter's textfile collector (the kiosk opens no port)."),
         ("logging", "Messages go to standard error, which systemd sends to the journal."),
     ]
 
@@ -128,6 +129,16 @@ enum ConfigSchema {
                   defaultText: fontListText(KioskConfiguration.Text.defaultFonts)) { c, v throws(ValueProblem) in c.text.fonts = try fontList(v) },
         ConfigKey(table: "text", name: "bold_fonts", doc: "The same for bold text.",
                   defaultText: fontListText(KioskConfiguration.Text.defaultBoldFonts)) { c, v throws(ValueProblem) in c.text.boldFonts = try fontList(v) },
+
+        ConfigKey(table: "metrics", name: "path", doc: "The metrics file, replaced atomically (temporary file, then rename); node_exporter reads *.prom files in its --collector.textfile.directory. Empty: none.",
+                  defaultText: "\"/var/lib/prometheus/node-exporter/motionkiosk.prom\"") { c, v throws(ValueProblem) in
+            let path = try string(v)
+            if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "'\(path)' is not an absolute path") }
+            if !path.isEmpty && !path.hasSuffix(".prom") { throw ValueProblem(message: "'\(path)': node_exporter reads only files ending in .prom") }
+            c.metrics.path = path
+        },
+        ConfigKey(table: "metrics", name: "interval_seconds", doc: "Seconds between two writes of the file.",
+                  defaultText: "15") { c, v throws(ValueProblem) in c.metrics.intervalSeconds = try integer(v, 1...3600) },
 
         ConfigKey(table: "logging", name: "level", doc: "debug | info | warning | error.",
                   defaultText: "\"info\"") { c, v throws(ValueProblem) in c.logging.level = try choice(v) },

@@ -8,6 +8,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var sensors = Sensors()
     public var exhibits = Exhibits()
     public var text = Text()
+    public var metrics = Metrics()
     public var logging = Logging()
 
     public init() {}
@@ -98,6 +99,13 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var tiltBoxAltitudeGrey = false
         /// Language codes visitors can choose, the first the default (and the idle reset's).
         public var languages = ["en"]
+    }
+
+    /// The health metrics file for Prometheus's node_exporter.
+    public struct Metrics: Equatable, Sendable {
+        /// Empty: no file.
+        public var path = "/var/lib/prometheus/node-exporter/motionkiosk.prom"
+        public var intervalSeconds = 15
     }
 
     /// Fonts and the museum's own wording of visitor text.

@@ -1,3 +1,4 @@
+import Exhibits
 import Geometry
 import Platform
 import Syscalls
@@ -32,4 +33,10 @@ public protocol FrameContent: AnyObject {
     func render() -> [PixelRect]
     /// What a summary line names as shown ("launcher", "tilt-box", …).
     var summaryName: String { get }
+    /// Visitors' use of the stand, for the health metrics; nil for the test pattern.
+    var visitorCounts: VisitorCounts? { get }
+}
+
+public extension FrameContent {
+    var visitorCounts: VisitorCounts? { nil }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Diagnostics
+import Exhibits
 import Geometry
 import Platform
 import Raster
@@ -51,10 +52,14 @@ public final class FrameLoop {
     private var escapeRefusalSaid = false
     /// Fingers that went down since the start.
     public private(set) var touchesSeen = 0
+    /// What the metrics file reports.
+    public let health: StandHealth
+    private var metricsProblemSaid = false
 
     public init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, settings: FrameLoopSettings = FrameLoopSettings()) {
         self.loop = loop; self.clock = clock; self.log = log; self.content = content; self.settings = settings
         started = clock.now
+        health = StandHealth(processStartTime: settings.processStartTime ?? unixTimeSeconds())
         // The loop's handlers capture this frame loop unretained: they live in `loop`, which
         // this object owns, so none can run after it is gone (Embedded Swift has no weak).
         loop.afterWake = { [unowned(unsafe) self] in self.wake() }
@@ -115,6 +120,7 @@ public final class FrameLoop {
             announceReady(status: display.name)
         }
         contentStart = clock.now
+        health.displayOn = true
         content.attach(to: display, at: contentStart)
         wakeTimer = try loop.addTimer {}
         try startHousekeeping()
@@ -165,7 +171,7 @@ public final class FrameLoop {
             let at = max(frame.time, content.now)
             content.advance(to: at)
             for e in frame.events {
-                if e.phase == .down { summary.touches += 1; touchesSeen += 1 }
+                if e.phase == .down { summary.touches += 1; touchesSeen += 1; health.touchDown(device: e.device, at: e.time) }
                 recorder?.record(.touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y), at: at)
             }
             content.handle(frame)
@@ -184,10 +190,12 @@ public final class FrameLoop {
             }
             content.key(command)
         case .deviceAdded(let info):
+            health.deviceAdded(info)
             content.inputAdded(info)
         case .permissionDenied(let path):
             log.warning(InputEvent.permissionMessage(path))
         case .deviceRemoved(let id):
+            health.deviceRemoved(id)
             content.deviceRemoved(id, at: content.now)
         }
     }
@@ -256,11 +264,13 @@ public final class FrameLoop {
             let shownBefore = display.framesShown
             do { try display.present(damage: damage) } catch {
                 log.error("\(error)")
+                health.displayOn = false
                 loop.stop()
                 return
             }
             framesPresented += 1
             summary.frame(took: clock.now - begin)
+            health.frame(took: clock.now - begin)
             // A frame already up when present returns (a virtual panel, the first SetCrtc of
             // legacy modesetting) sends no flip event.
             if display.framesShown > shownBefore { frameShown() }
@@ -301,6 +311,8 @@ public final class FrameLoop {
     private func frameShown() {
         guard !firstFrameShown, let display else { return }
         firstFrameShown = true
+        health.startToFirstFrameSeconds = Double(clock.now - started) / 1_000_000
+        writeMetrics()
         var line = settings.firstFrameLine(Double(clock.now - started) / 1000)
         if let since = millisecondsSinceProcessStart() { line += ", \(fixed1(since)) ms after process start" }
         // Written before the next frame is drawn: the back buffer still holds what is shown.
@@ -334,6 +346,45 @@ public final class FrameLoop {
             try timer.arm(after: Microseconds(every) * 1_000_000, every: Microseconds(every) * 1_000_000)
             keepAlive.append(timer)
         }
+        if settings.metricsFile != nil {
+            let interval = Microseconds(max(1, settings.metricsIntervalSeconds)) * 1_000_000
+            let timer = try loop.addTimer { [unowned(unsafe) self] in self.writeMetrics() }
+            try timer.arm(after: interval, every: interval)
+            keepAlive.append(timer)
+        }
+    }
+
+    /// The metrics as they stand now (what the file gets).
+    public func metricsText() -> String {
+        var accelerometer: StandHealth.Accelerometer? = nil
+        if let sensors {
+            var dropped: [String: Int] = [:]
+            for reason in BadSampleReason.allCases { dropped[FrameLoop.metricName(reason)] = sensors.validator.dropped[reason] ?? 0 }
+            accelerometer = StandHealth.Accelerometer(present: !sensors.isFallingBack, dropped: dropped,
+                                                      stuckSamples: sensors.validator.dropped[.stuck] ?? 0)
+        }
+        return health.metrics(now: clock.now, visitors: content.visitorCounts, accelerometer: accelerometer)
+    }
+
+    static func metricName(_ reason: BadSampleReason) -> String {
+        switch reason {
+        case .notFinite: "not_finite"
+        case .outOfRange: "out_of_range"
+        case .stuck: "stuck"
+        case .readError: "read_error"
+        }
+    }
+
+    /// Writes the metrics file (temporary file, then rename); a failure is said once.
+    private func writeMetrics() {
+        guard let path = settings.metricsFile else { return }
+        do { try writeFileAtomically(path, metricsText(), system: settings.system) } catch {
+            if !metricsProblemSaid {
+                metricsProblemSaid = true
+                let message = "metrics: cannot write \(path): \(error) (node_exporter's textfile directory; [metrics] path)"
+                if error.errno == ENOENT { log.info(message) } else { log.warning(message) }
+            }
+        }
     }
 
     /// Runs until leaving; then gives everything back (`finish`).
@@ -349,6 +400,8 @@ public final class FrameLoop {
         try? settings.notifier?.stopping()
         sensors?.close()
         recorder?.finish(at: content.now)
+        health.displayOn = false
+        writeMetrics()
         if let display {
             let notesBefore = display.notes.count
             display.restore()
@@ -384,6 +437,13 @@ public struct FrameLoopSettings {
     public var firstFrameLine: (Double) -> String = { "first frame on screen \(fixed1($0)) ms after start" }
     /// Frames while something moves on a display that lets every frame out at once.
     public static let unpacedFrameInterval: Microseconds = 16_667
+    /// The Prometheus metrics file (node_exporter's textfile collector), written this often.
+    public var metricsFile: String?
+    public var metricsIntervalSeconds = 15
+    /// Where the metrics file is written through (tests use a fake).
+    public var system: any SystemCalls = LinuxSystem.shared
+    /// The process's start, seconds since 1970; nil: read the wall clock when the loop is made.
+    public var processStartTime: Double?
 
     public init() {}
 }

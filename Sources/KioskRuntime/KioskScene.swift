@@ -32,6 +32,7 @@ public final class KioskScene: FrameContent {
     }
 
     public var now: Microseconds { app?.now ?? 0 }
+    public var visitorCounts: VisitorCounts? { app?.visitorCounts }
     public func advance(to time: Microseconds) { app?.advance(to: time) }
     public func handle(_ frame: TouchFrame) { app?.handle(frame) }
     public func deviceRemoved(_ device: Int, at time: Microseconds) {

@@ -34,6 +34,12 @@ public extension SystemCalls {
     /// A default so that fakes without locks need not write one.
     func lockExclusively(_ fd: Int32) -> Bool { true }
 
+    /// Sets an open file's permission bits, whatever the process's umask took away (a file
+    /// another service reads). A default so that fakes need not write one.
+    func setMode(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
+        if fchmod(fd, mode) != 0 { throw SystemError(errno: errno, attempt: "fchmod fd \(fd)") }
+    }
+
     /// Moves a file (replacing `to`). A default so that fakes without files need not write one.
     func rename(_ from: String, to: String) throws(SystemError) {
         if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, attempt: "rename \(from) to \(to)") }

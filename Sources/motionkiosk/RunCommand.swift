@@ -65,6 +65,8 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.summaryIntervalSeconds = configuration.logging.summaryIntervalSeconds
     loopSettings.notifier = notifier
     loopSettings.mouseIsFinger = configuration.input.mouseAsFinger
+    loopSettings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
+    loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
     loopSettings.escapeLeaves = configuration.input.escapeLeaves.allows(standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
                                                                        runningAsService: notifier.isActive)
     let scene = KioskScene(settings: settings, fonts: fonts, log: log)

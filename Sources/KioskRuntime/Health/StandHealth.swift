@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Exhibits
+import Geometry
+import Syscalls
+
+/// What a technician's dashboard needs to know about one stand, gathered by the frame loop
+/// and written as Prometheus metrics (`motionkiosk_…`) for node_exporter's textfile
+/// collector: no port is opened.
+public final class StandHealth {
+    /// Frame-time histogram bounds, seconds: from well inside a 60 Hz frame to a stall.
+    public static let frameTimeBounds = [0.001, 0.002, 0.004, 0.008, 0.0167, 0.033, 0.1, 0.25, 1.0]
+
+    struct TouchDevice { var name: String; var lastTouch: Microseconds? }
+
+    private var frameBuckets = [Int](repeating: 0, count: StandHealth.frameTimeBounds.count)
+    private var frames = 0
+    private var frameSeconds = 0.0
+    var startToFirstFrameSeconds: Double?
+    var displayOn = false
+    /// The process's start, seconds since 1970 (wall clock, read once).
+    let processStartTime: Double
+    private var touchDevices: [Int: TouchDevice] = [:]
+    /// The accelerometer's stuck-sample count when the file was last written.
+    private var stuckSamplesBefore = 0
+
+    public init(processStartTime: Double) { self.processStartTime = processStartTime }
+
+    func frame(took: Microseconds) {
+        let seconds = Double(max(0, took)) / 1_000_000
+        frames += 1
+        frameSeconds += seconds
+        for (i, bound) in StandHealth.frameTimeBounds.enumerated() where seconds <= bound { frameBuckets[i] += 1 }
+    }
+
+    func deviceAdded(_ info: InputDeviceInfo) {
+        guard info.capabilities.contains(.touch) else { return }
+        touchDevices[info.id] = TouchDevice(name: info.name, lastTouch: touchDevices[info.id]?.lastTouch)
+    }
+    func deviceRemoved(_ id: Int) { touchDevices[id] = nil }
+    func touchDown(device: Int, at time: Microseconds) {
+        if touchDevices[device] == nil { touchDevices[device] = TouchDevice(name: "device \(device)", lastTouch: nil) }
+        touchDevices[device]?.lastTouch = time
+    }
+
+    /// The accelerometer as the metrics show it.
+    public struct Accelerometer {
+        public var present: Bool
+        public var dropped: [String: Int]
+        public var stuckSamples: Int
+        public init(present: Bool, dropped: [String: Int], stuckSamples: Int) {
+            self.present = present; self.dropped = dropped; self.stuckSamples = stuckSamples
+        }
+    }
+
+    /// The metrics file's text at `now` (monotonic µs, the clock touches were stamped with).
+    public func metrics(now: Microseconds, visitors: VisitorCounts?, accelerometer: Accelerometer?) -> String {
+        var p = PrometheusText()
+        p.family("motionkiosk_process_start_time_seconds", .gauge, help: "When the kiosk process started, seconds since 1970.")
+        p.sample("motionkiosk_process_start_time_seconds", [], processStartTime)
+        p.family("motionkiosk_display_on", .gauge, help: "1 while the display shows the kiosk, 0 while it is off or lost.")
+        p.sample("motionkiosk_display_on", [], displayOn ? 1 : 0)
+        p.family("motionkiosk_start_to_first_frame_seconds", .gauge, help: "From the loop's start to the first frame on the glass.")
+        p.sample("motionkiosk_start_to_first_frame_seconds", [], startToFirstFrameSeconds ?? .nan)
+        p.family("motionkiosk_frames_total", .counter, help: "Frames drawn and handed to the display.")
+        p.sample("motionkiosk_frames_total", [], Double(frames))
+        p.family("motionkiosk_frame_time_seconds", .histogram, help: "Time to draw and present one frame.")
+        p.histogram("motionkiosk_frame_time_seconds", bounds: StandHealth.frameTimeBounds, cumulative: frameBuckets,
+                    sum: frameSeconds, count: frames)
+
+        p.family("motionkiosk_touch_device_seconds_since_touch", .gauge,
+                 help: "Seconds since a finger last went down on this touchscreen (NaN: none since start).")
+        for (_, d) in touchDevices.sorted(by: { $0.key < $1.key }) {
+            p.sample("motionkiosk_touch_device_seconds_since_touch", [("device", d.name)],
+                     d.lastTouch.map { Double(max(0, now - $0)) / 1_000_000 } ?? .nan)
+        }
+        p.family("motionkiosk_touch_devices", .gauge, help: "Touchscreens the kiosk reads now.")
+        p.sample("motionkiosk_touch_devices", [], Double(touchDevices.count))
+
+        if let v = visitors {
+            p.family("motionkiosk_exhibit_shown", .gauge, help: "1 for what is on the screen now (launcher, an exhibit).")
+            for name in v.screens { p.sample("motionkiosk_exhibit_shown", [("exhibit", name)], name == v.showing ? 1 : 0) }
+            p.family("motionkiosk_touches_total", .counter, help: "Fingers that went down, by exhibit.")
+            for name in v.screens { p.sample("motionkiosk_touches_total", [("exhibit", name)], Double(v.touches[name] ?? 0)) }
+            p.family("motionkiosk_sessions_total", .counter, help: "Times visitors opened each exhibit.")
+            for name in v.exhibits { p.sample("motionkiosk_sessions_total", [("exhibit", name)], Double(v.sessions[name] ?? 0)) }
+            p.family("motionkiosk_idle_resets_total", .counter, help: "Returns to the launcher (or resets) after nobody played.")
+            p.sample("motionkiosk_idle_resets_total", [], Double(v.idleResets))
+            p.family("motionkiosk_attract_conversions_total", .counter, help: "Attract-loop demos a visitor stopped by touching.")
+            p.sample("motionkiosk_attract_conversions_total", [], Double(v.attractConversions))
+            p.family("motionkiosk_stuck_touches", .gauge, help: "Fingers held implausibly long (10 min or more): a stuck or phantom touch.")
+            p.sample("motionkiosk_stuck_touches", [], Double(v.stuckTouches))
+        }
+
+        if let a = accelerometer {
+            p.family("motionkiosk_accelerometer_present", .gauge, help: "1 while an accelerometer gives tilt, 0 while fixed gravity stands in.")
+            p.sample("motionkiosk_accelerometer_present", [], a.present ? 1 : 0)
+            p.family("motionkiosk_accelerometer_stuck", .gauge, help: "1 when the accelerometer repeated the same reading since the last write.")
+            p.sample("motionkiosk_accelerometer_stuck", [], a.stuckSamples > stuckSamplesBefore ? 1 : 0)
+            stuckSamplesBefore = a.stuckSamples
+            p.family("motionkiosk_accelerometer_dropped_samples_total", .counter, help: "Samples refused, by reason.")
+            for reason in a.dropped.keys.sorted() {
+                p.sample("motionkiosk_accelerometer_dropped_samples_total", [("reason", reason)], Double(a.dropped[reason] ?? 0))
+            }
+        }
+        return p.text
+    }
+}
+
+/// Writes `text` to `path` so that a reader sees the old file or the new one, never half:
+/// a temporary file beside it, then a rename. The file is readable by every user.
+public func writeFileAtomically(_ path: String, _ text: String, system: any SystemCalls) throws(SystemError) {
+    let temporary = path + ".tmp"
+    let fd = try system.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    let bytes = Array(text.utf8)
+    var offset = 0
+    do throws(SystemError) {
+        // node_exporter runs as another user: readable by all, whatever the unit's umask.
+        try system.setMode(fd, 0o644)
+        while offset < bytes.count {
+            let written: Result<Int, SystemError> = bytes.withUnsafeBytes { b in
+                Result { () throws(SystemError) -> Int in try system.write(fd, from: UnsafeRawBufferPointer(rebasing: b[offset...])) }
+            }
+            let n = try written.get()
+            if n <= 0 { throw SystemError(errno: EIO, attempt: "write \(temporary)") }
+            offset += n
+        }
+    } catch {
+        system.close(fd)
+        throw error
+    }
+    system.close(fd)
+    try system.rename(temporary, to: path)
+}

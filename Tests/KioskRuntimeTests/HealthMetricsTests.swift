@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Exhibits
+import Geometry
+import KioskRuntime
+import Platform
+import Raster
+import Syscalls
+import SystemFakes
+import Testing
+
+/// Runs `promtool` (Debian: prometheus) with `arguments`, standard input from `input` if
+/// given; returns its exit status, or nil when it cannot be started.
+func promtool(_ arguments: [String], input: String? = nil) -> Int32? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let input { posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0) }
+    let argv = (["promtool"] + arguments).map { strdup($0) } + [nil]
+    defer { for a in argv { free(a) } }
+    var pid = pid_t()
+    guard posix_spawnp(&pid, "promtool", &actions, nil, argv, environ) == 0 else { return nil }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status >> 8) & 0xFF
+}
+
+func readWholeFile(_ path: String) -> String? { try? LinuxSystem.shared.readSmallFile(path) }
+
+@Suite struct HealthMetricsTests {
+    @Test func theFormatEscapesAndWritesNumbersAsPrometheusReadsThem() {
+        var p = PrometheusText()
+        p.family("motionkiosk_x", .gauge, help: "a \\ b\nc")
+        p.sample("motionkiosk_x", [("device", "ADS7846 \"Touch\"\\1")], 3)
+        p.sample("motionkiosk_x", [], 0.25)
+        p.sample("motionkiosk_x", [], .nan)
+        p.histogram("motionkiosk_t", bounds: [0.5, 1], cumulative: [1, 2], sum: 1.25, count: 3)
+        #expect(p.text == """
+        # HELP motionkiosk_x a \\\\ b\\nc
+        # TYPE motionkiosk_x gauge
+        motionkiosk_x{device="ADS7846 \\"Touch\\"\\\\1"} 3
+        motionkiosk_x 0.25
+        motionkiosk_x NaN
+        motionkiosk_t_bucket{le="0.5"} 1
+        motionkiosk_t_bucket{le="1"} 2
+        motionkiosk_t_bucket{le="+Inf"} 3
+        motionkiosk_t_sum 1.25
+        motionkiosk_t_count 3
+
+        """)
+    }
+
+    @Test func aPlayedStandWritesItsMetricsFileAndPromtoolAcceptsIt() throws {
+        let events = VirtualEvents()
+        let (display, _, _) = try fakeScanout(events: events)
+        var settings = KioskApp.Settings()
+        settings.attractAfter = nil
+        settings.idleTimeout = 5_000_000
+        settings.order = ["grid-block", "tilt-box"]
+        let scene = KioskScene(settings: settings, fonts: try FontSet(), log: quietLog())
+        let path = "/tmp/motionkiosk-metrics-\(getpid()).prom"
+        defer { unlink(path) }
+        var loopSettings = quietSettings()
+        loopSettings.metricsFile = path
+        loopSettings.metricsIntervalSeconds = 2
+        loopSettings.processStartTime = 1_764_000_000
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: scene, settings: loopSettings)
+        try frames.leaveOnSignals(orAfter: 9)
+        try frames.start(display: display)
+        guard case .array(let controls)? = scene.app?.state()["controls"], case .object(let tile)? = controls.first,
+              case .number(let x)? = tile.first(where: { $0.0 == "x" })?.1,
+              case .number(let y)? = tile.first(where: { $0.0 == "y" })?.1 else {
+            Issue.record("no launcher tile"); return
+        }
+        let panel = display.screen.panelPoint(fromPortrait: Vec2(x, y))
+        let screen = ScriptedTouchscreen(events: events)
+        screen.touch(.down, panel, at: 1_000_000)
+        screen.touch(.up, panel, at: 1_060_000)
+        try frames.attachInput(screen)
+
+        // Mid-run the file is there, whole, readable by node_exporter's user.
+        var midRun: String? = nil
+        let probe = try frames.loop.addTimer { midRun = readWholeFile(path) }
+        try probe.arm(after: 4_500_000 - events.now)
+        try frames.run()
+        let mid = try #require(midRun)
+        #expect(mid.contains("motionkiosk_display_on 1\n"))
+        #expect(mid.contains("motionkiosk_sessions_total{exhibit=\"grid-block\"} 1\n"))
+        #expect(mid.contains("motionkiosk_sessions_total{exhibit=\"tilt-box\"} 0\n"))
+        #expect(mid.contains("motionkiosk_touches_total{exhibit=\"launcher\"} 1\n"))
+        #expect(mid.contains("motionkiosk_exhibit_shown{exhibit=\"grid-block\"} 1\n"))
+        #expect(mid.contains("motionkiosk_process_start_time_seconds 1764000000\n"))
+        #expect(mid.contains("motionkiosk_touch_device_seconds_since_touch{device=\"device 1\"} 3"))
+
+        // At the end: the idle reset counted, the display reported off, no temporary left.
+        let end = try #require(readWholeFile(path))
+        #expect(end.contains("motionkiosk_display_on 0\n"))
+        #expect(end.contains("motionkiosk_idle_resets_total 1\n"))
+        #expect(end.contains("motionkiosk_frames_total \(frames.framesPresented)\n"))
+        #expect(end.contains("motionkiosk_frame_time_seconds_count \(frames.framesPresented)\n"))
+        #expect(access(path + ".tmp", F_OK) != 0)
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o644)
+
+        let status = promtool(["check", "metrics"], input: path)
+        #expect(status != nil, "promtool is not installed (Debian: apt-get install prometheus)")
+        #expect(status == 0, "promtool check metrics refused:\n\(end)")
+    }
+
+    @Test func theExampleAlertRulesAreValid() throws {
+        let repo = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let rules = "/" + repo + "/board/fleet/motionkiosk-alerts.yml"
+        #expect(access(rules, R_OK) == 0, "missing \(rules)")
+        let status = promtool(["check", "rules", rules])
+        #expect(status != nil, "promtool is not installed (Debian: apt-get install prometheus)")
+        #expect(status == 0)
+    }
+}
