@@ -57,7 +57,9 @@ let package = Package(
         .target(name: "Geometry"),
         // Every string a visitor reads, per language: the Exhibits draw it, the config rewords it.
         .target(name: "VisitorText"),
-        .target(name: "KioskConfig", dependencies: ["Sensors", "CTOML", "VisitorText"]),
+        // When a stand is open: weekly hours and closed dates on the local wall clock.
+        .target(name: "OpeningHours"),
+        .target(name: "KioskConfig", dependencies: ["Sensors", "CTOML", "VisitorText", "OpeningHours"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
@@ -74,22 +76,23 @@ let package = Package(
         .target(name: "CommandLineParser"),
         // The frame loop that `run`, `pattern`, `replay` and the tests all drive.
         .target(name: "KioskRuntime",
-                dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits", "KioskConfig", "VisitorText"]),
+                dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits", "KioskConfig", "VisitorText", "OpeningHours"]),
 
         .executableTarget(name: "motionkiosk",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits", "KioskRuntime", "CommandLineParser"]),
+                          dependencies: ["OpeningHours", "Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "KioskConfig", "Diagnostics", "Exhibits", "KioskRuntime", "CommandLineParser"]),
         .executableTarget(name: "motionkiosk-fuzz",
                           dependencies: ["Geometry", "Raster", "Exhibits", "KioskRuntime", "KioskConfig", "Platform", "Sensors", "Trace", "Diagnostics"]),
         .executableTarget(name: "motionkiosk-bench",
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics"],
                           swiftSettings: rasterUnchecked),
 
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors", "VisitorText"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors", "VisitorText", "OpeningHours"]),
         .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "VisitorText", "KioskRuntime", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),
-        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskConfig", "SystemFakes", "Exhibits", "Platform", "Syscalls", "Sensors", "Trace", "Gestures", "Geometry", "Raster", "Diagnostics"]),
+        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "OpeningHours", "KioskConfig", "SystemFakes", "Exhibits", "Platform", "Syscalls", "Sensors", "Trace", "Gestures", "Geometry", "Raster", "Diagnostics"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
         .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(name: "CommandLineParserTests", dependencies: ["CommandLineParser"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"]),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),

@@ -105,6 +105,8 @@ public final class KioskApp {
     private var gravity = Vec2(0, 1)
     private var altitude: Double? = nil
     private var counts: VisitorCounts
+    /// Whether the display is on (opening hours turn it off); the state reports it.
+    public private(set) var displayOn = true
     /// A locked stand counts a session at the first touch after each reset.
     private var lockedSessionPending = true
     private var commands: [DrawCommand] = []
@@ -270,6 +272,18 @@ public final class KioskApp {
         lockedSessionPending = true
         lastActivity = now
         log.info("exhibit \(name) open")
+    }
+
+    /// The display went on or off; at opening the stand starts fresh for the day's first
+    /// visitor (launcher or the locked exhibit, first language).
+    public func displayPowerChanged(on: Bool, opening: Bool) {
+        displayOn = on
+        guard opening else { return }
+        log.info("opening: the exhibits start fresh")
+        resetLanguage()
+        if let locked = settings.locked { open(locked) } else { showLauncher() }
+        lastActivity = now
+        heldSince.removeAll()
     }
 
     public func goHome() {
@@ -508,6 +522,7 @@ public final class KioskApp {
         if showsHomeControl { controls.insert(ControlState(id: "home", frame: homeControlFrame), at: 0) }
         if showsLanguageBar { controls.append(contentsOf: languageBar.controls(current: text.current)) }
         if text.languages.count > 1 { pairs.append(("language", .string(text.current.code))) }
+        pairs.append(("display_on", .bool(displayOn)))
         pairs.insert(contentsOf: [
             ("exhibit", .string(name)),
             ("time_ms", .number(Double(now - start) / 1000)),

@@ -1,3 +1,4 @@
+import OpeningHours
 import Sensors
 import VisitorText
 
@@ -45,6 +46,7 @@ enum ConfigSchema {
         ("sensors", "The accelerometer that gives tilt and shake, and the barometer."),
         ("exhibits", "Which exhibits the launcher offers, idle reset, per-exhibit options."),
         ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\". Keys: " + TextKey.all.joined(separator: ", ") + "."),
+        ("schedule", "Opening hours on the stand's local time (the system's time zone). Outside them the display is off (DPMS, or a DSI panel's backlight) and the kiosk sleeps; at opening the exhibits start fresh."),
         ("metrics", "Health metrics for Prometheus, written as a file for node_exporter's textfile collector (the kiosk opens no port)."),
         ("logging", "Messages go to standard error, which systemd sends to the journal."),
     ]
@@ -129,6 +131,38 @@ enum ConfigSchema {
                   defaultText: fontListText(KioskConfiguration.Text.defaultFonts)) { c, v throws(ValueProblem) in c.text.fonts = try fontList(v) },
         ConfigKey(table: "text", name: "bold_fonts", doc: "The same for bold text.",
                   defaultText: fontListText(KioskConfiguration.Text.defaultBoldFonts)) { c, v throws(ValueProblem) in c.text.boldFonts = try fontList(v) },
+
+        ConfigKey(table: "schedule", name: "open", doc: "Weekly hours, e.g. [\"Mon-Fri 09:00-18:00\", \"Sat,Sun 10:00-17:00\"] (Daily for every day; an end before the start runs past midnight). Empty: always open.",
+                  defaultText: "[]") { c, v throws(ValueProblem) in
+            guard case .array(let items) = v else { throw ValueProblem(message: "expected a list such as [\"Mon-Fri 09:00-18:00\"], found \(v.typeName)") }
+            guard items.count <= 64 else { throw ValueProblem(message: "\(items.count) entries: at most 64") }
+            var weekly: [OpeningHours.Weekly] = []
+            for item in items {
+                let text = try string(item)
+                do throws(OpeningHoursError) { weekly.append(try OpeningHours.weekly(text)) } catch {
+                    throw ValueProblem(message: error.message)
+                }
+            }
+            c.schedule.hours.weekly = weekly
+        },
+        ConfigKey(table: "schedule", name: "closed", doc: "Dates closed all day, e.g. [\"2026-12-25\", \"2027-01-01\"].",
+                  defaultText: "[]") { c, v throws(ValueProblem) in
+            guard case .array(let items) = v else { throw ValueProblem(message: "expected a list such as [\"2026-12-25\"], found \(v.typeName)") }
+            guard items.count <= 1000 else { throw ValueProblem(message: "\(items.count) dates: at most 1000") }
+            var days = Set<Int>()
+            for item in items {
+                let text = try string(item)
+                guard let d = CivilTime.date(text), let t = CivilTime(year: d.year, month: d.month, dayOfMonth: d.day) else {
+                    throw ValueProblem(message: "'\(text)' is not a date like \"2026-12-25\"")
+                }
+                days.insert(t.day)
+            }
+            c.schedule.hours.closedDays = days
+        },
+        ConfigKey(table: "schedule", name: "wake_on_touch", doc: "While closed, a touch turns the display on for wake_minutes (a technician, a late visitor).",
+                  defaultText: "false") { c, v throws(ValueProblem) in c.schedule.wakeOnTouch = try boolean(v) },
+        ConfigKey(table: "schedule", name: "wake_minutes", doc: "Minutes the display stays on after the last touch while closed.",
+                  defaultText: "5") { c, v throws(ValueProblem) in c.schedule.wakeMinutes = try integer(v, 1...240) },
 
         ConfigKey(table: "metrics", name: "path", doc: "The metrics file, replaced atomically (temporary file, then rename); node_exporter reads *.prom files in its --collector.textfile.directory. Empty: none.",
                   defaultText: "\"/var/lib/prometheus/node-exporter/motionkiosk.prom\"") { c, v throws(ValueProblem) in

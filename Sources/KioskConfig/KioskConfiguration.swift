@@ -1,3 +1,4 @@
+import OpeningHours
 import Sensors
 
 /// Everything a technician can set in /etc/motionkiosk/config.toml. Defaults are what a
@@ -9,6 +10,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var exhibits = Exhibits()
     public var text = Text()
     public var metrics = Metrics()
+    public var schedule = Schedule()
     public var logging = Logging()
 
     public init() {}
@@ -99,6 +101,14 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var tiltBoxAltitudeGrey = false
         /// Language codes visitors can choose, the first the default (and the idle reset's).
         public var languages = ["en"]
+    }
+
+    /// Opening hours: outside them the display is off and the kiosk sleeps.
+    public struct Schedule: Equatable, Sendable {
+        public var hours = OpeningHours()
+        /// A touch while closed turns the display on for `wakeMinutes`.
+        public var wakeOnTouch = false
+        public var wakeMinutes = 5
     }
 
     /// The health metrics file for Prometheus's node_exporter.

@@ -35,8 +35,12 @@ public protocol FrameContent: AnyObject {
     var summaryName: String { get }
     /// Visitors' use of the stand, for the health metrics; nil for the test pattern.
     var visitorCounts: VisitorCounts? { get }
+    /// The display went on or off (opening hours); `opening`: the stand opens, start fresh.
+    /// The next `render` must draw everything.
+    func displayPower(on: Bool, opening: Bool)
 }
 
 public extension FrameContent {
     var visitorCounts: VisitorCounts? { nil }
+    func displayPower(on: Bool, opening: Bool) {}
 }

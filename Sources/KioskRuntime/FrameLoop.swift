@@ -4,6 +4,7 @@ import Glibc
 import Diagnostics
 import Exhibits
 import Geometry
+import OpeningHours
 import Platform
 import Raster
 import Sensors
@@ -55,6 +56,12 @@ public final class FrameLoop {
     /// What the metrics file reports.
     public let health: StandHealth
     private var metricsProblemSaid = false
+    /// Opening hours: whether it was open at the last wake-up (nil before the first), and
+    /// until when a touch keeps the display on while closed.
+    private var wasOpen: Bool?
+    private var wokenUntil: Microseconds?
+    /// The display came back on: the next frame goes out whole, even if nothing changed.
+    private var presentWhole = false
 
     public init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, settings: FrameLoopSettings = FrameLoopSettings()) {
         self.loop = loop; self.clock = clock; self.log = log; self.content = content; self.settings = settings
@@ -167,6 +174,14 @@ public final class FrameLoop {
     public func deliver(_ event: InputEvent) {
         switch event {
         case .touches(let frame):
+            if let schedule = settings.schedule, !schedule.isOpen(at: max(frame.time, content.now)) {
+                guard let wakeFor = schedule.wakeFor else { return }   // closed: touches do nothing
+                let downs = frame.events.contains { $0.phase == .down }
+                let asleep = !(display?.isPoweredOn ?? true)
+                if downs { wokenUntil = max(frame.time, content.now) + wakeFor }
+                // The touch that wakes the screen only wakes it, as on a phone.
+                if asleep { return }
+            }
             // Input before time: the content reaches the frame's own time, then takes it.
             let at = max(frame.time, content.now)
             content.advance(to: at)
@@ -249,6 +264,7 @@ public final class FrameLoop {
         serviceSensors()
         guard let display else { return }
         content.advance(to: clock.now)
+        if let schedule = settings.schedule, !followOpeningHours(schedule, display: display) { return }
         switch display.frameDecision() {
         case .waitForFlip:
             return  // the flip event wakes the loop
@@ -259,7 +275,11 @@ public final class FrameLoop {
             break
         }
         let begin = clock.now
-        let damage = content.render()
+        var damage = content.render()
+        if presentWhole {
+            presentWhole = false
+            if damage.isEmpty { damage = [display.backBuffer.bounds] }
+        }
         if !damage.isEmpty {
             let shownBefore = display.framesShown
             do { try display.present(damage: damage) } catch {
@@ -278,9 +298,10 @@ public final class FrameLoop {
         scheduleNext()
     }
 
-    /// Draws now, whatever the pacing says (a replay's checkpoint).
+    /// Draws now, whatever the pacing says (a replay's checkpoint); nothing while the
+    /// display is off.
     func drawNow() {
-        guard let display else { return }
+        guard let display, display.isPoweredOn else { return }
         let damage = content.render()
         if !damage.isEmpty, (try? display.present(damage: damage)) != nil { framesPresented += 1 }
     }
@@ -295,7 +316,47 @@ public final class FrameLoop {
             }
             return
         }
-        if let due = content.nextDeadline { try? wakeTimer?.arm(after: max(1, due - clock.now)) } else { wakeTimer?.disarm() }
+        var next = content.nextDeadline
+        if let schedule = settings.schedule {
+            for d in [schedule.nextChange(after: clock.now), wokenUntil] { if let d { next = min(next ?? d, d) } }
+        }
+        if let due = next { try? wakeTimer?.arm(after: max(1, due - clock.now)) } else { wakeTimer?.disarm() }
+    }
+
+    // MARK: Opening hours
+
+    /// Turns the display on or off as the hours (and a waking touch) say; false while it is
+    /// off: no frame, and the only wake-ups are the next opening, a touch, and housekeeping.
+    private func followOpeningHours(_ schedule: StandSchedule, display: any Display) -> Bool {
+        let now = clock.now
+        let open = schedule.isOpen(at: now)
+        if open { wokenUntil = nil }
+        if let until = wokenUntil, now >= until { wokenUntil = nil }
+        let on = open || wokenUntil != nil
+        let opening = open && wasOpen == false
+        wasOpen = open
+        if on != display.isPoweredOn || opening {
+            if on != display.isPoweredOn {
+                do { try display.setPower(on) } catch { log.error("\(error)") }
+                for problem in settings.backlights?.setPower(on) ?? [] { log.warning(problem) }
+                health.displayOn = on
+                let next = schedule.nextChange(after: now).map { " until \(schedule.wallClock($0))" } ?? ""
+                say(on ? (open ? "open: display on" : "woken by a touch while closed: display on") + next
+                       : "closed: display off" + next)
+                if on { presentWhole = true }
+            }
+            content.displayPower(on: on, opening: opening)
+            writeMetrics()
+        }
+        if !on {
+            // Closed from the start: systemd still hears that the kiosk is up.
+            if !firstFrameShown { announceReady(status: "closed: display off") }
+            var next = schedule.nextChange(after: now)
+            if let until = wokenUntil { next = min(next ?? until, until) }
+            if let due = next { try? wakeTimer?.arm(after: max(1, due - now)) } else { wakeTimer?.disarm() }
+            return false
+        }
+        return true
     }
 
     private func flipEventsReady() {
@@ -444,6 +505,10 @@ public struct FrameLoopSettings {
     public var system: any SystemCalls = LinuxSystem.shared
     /// The process's start, seconds since 1970; nil: read the wall clock when the loop is made.
     public var processStartTime: Double?
+    /// Opening hours; nil: always open.
+    public var schedule: StandSchedule?
+    /// Backlights switched with the display (a DSI panel's); nil: none.
+    public var backlights: Backlights?
 
     public init() {}
 }

@@ -33,6 +33,10 @@ public final class KioskScene: FrameContent {
 
     public var now: Microseconds { app?.now ?? 0 }
     public var visitorCounts: VisitorCounts? { app?.visitorCounts }
+    public func displayPower(on: Bool, opening: Bool) {
+        app?.displayPowerChanged(on: on, opening: opening)
+        if on { renderer?.invalidate() }
+    }
     public func advance(to time: Microseconds) { app?.advance(to: time) }
     public func handle(_ frame: TouchFrame) { app?.handle(frame) }
     public func deviceRemoved(_ device: Int, at time: Microseconds) {

@@ -29,17 +29,21 @@ public final class ReplayRunner {
     private let frames: FrameLoop
     private var motion: MotionPipeline
     public var framesRendered: Int { frames.framesPresented }
+    /// Times the loop woke so far (a trace record, a timer, a frame).
+    public var wakeups: Int { loop.wakeups }
 
     /// `display` should let every frame out at once (a `VirtualPanel` without a clock): the
     /// runner paces frames on its virtual clock.
+    /// `schedule`: opening hours on the virtual clock (its wall clock counts from the start).
     public init(settings: KioskApp.Settings, display: any Display, fonts: FontSet, log: Log,
-                motion: MotionSettings = MotionSettings()) throws(SystemError) {
+                motion: MotionSettings = MotionSettings(), schedule: StandSchedule? = nil) throws(SystemError) {
         self.display = display
         self.motion = MotionPipeline(settings: motion)
         loop = try EventLoop(events: events)
         let scene = KioskScene(settings: settings, fonts: fonts, log: log)
         var quiet = FrameLoopSettings()
         quiet.say = { _ in }
+        quiet.schedule = schedule
         frames = FrameLoop(loop: loop, clock: MonotonicClock(events: events), log: log, content: scene, settings: quiet)
         try frames.start(display: display)
         guard let app = scene.app else { fatalError("a KioskScene has its app once attached") }

@@ -2,6 +2,7 @@ import Diagnostics
 import Exhibits
 import Geometry
 import KioskConfig
+import OpeningHours
 import Platform
 import Raster
 import Sensors
@@ -52,6 +53,13 @@ extension KioskConfiguration {
         return try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts) { problem in
             if needsFallback { log.warning("\(problem); text in its script will show boxes") } else { log.info("\(problem) (no language of this stand needs it)") }
         }
+    }
+
+    /// The stand's opening hours on `wallClock`; nil when it is always open.
+    public func schedule(wallClock: @escaping (Microseconds) -> CivilTime) -> StandSchedule? {
+        if schedule.hours.isAlwaysOpen { return nil }
+        return StandSchedule(hours: schedule.hours, wakeFor: schedule.wakeOnTouch ? Microseconds(schedule.wakeMinutes) * 60_000_000 : nil,
+                             wallClock: wallClock)
     }
 
     /// The stand's motion filtering, for a replay.

@@ -30,6 +30,10 @@ public protocol Display: AnyObject {
     var notes: [String] { get }
     /// The size of a pixel on the glass, when the panel reports its size; nil otherwise.
     var millimetresPerPixel: Double? { get }
+    /// Turns the panel off (outside opening hours) or back on; frames presented while off
+    /// are kept and shown when it comes back.
+    func setPower(_ on: Bool) throws(DisplayError)
+    var isPoweredOn: Bool { get }
 }
 
 public extension Display {

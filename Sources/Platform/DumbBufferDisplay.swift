@@ -62,6 +62,38 @@ public final class DumbBufferDisplay: Display {
                                  width: choice.mode.width, height: choice.mode.height)
     }
 
+    public private(set) var isPoweredOn = true
+
+    /// Off: the CRTC goes inactive (atomic ACTIVE=0), or the connector's DPMS goes off
+    /// (legacy), or, with neither, the CRTC is switched off; the scanout buffers stay. On: the
+    /// next frame sets the mode again and shows everything.
+    public func setPower(_ on: Bool) throws(DisplayError) {
+        guard on != isPoweredOn, !restored else { return }
+        do throws(SystemError) {
+            if flip.pending != nil { try waitForFlip() }
+            if on {
+                if !usesAtomic, let dpms = choice.connector.propertyIds["DPMS"] {
+                    try drm.setConnectorProperty(fd: fd, connectorId: choice.connector.id, propertyId: dpms, value: 0)
+                }
+                modeSet = false
+                damage.record([backBuffer.bounds])
+            } else if modeSet {
+                let crtc = choice.crtc
+                if usesAtomic, let active = crtc.propertyIds["ACTIVE"] {
+                    try drm.atomicCommit(fd: fd, [DRMPropertyValue(objectId: crtc.id, propertyId: active, value: 0)],
+                                         flags: atomicAllowModeset, userData: 0)
+                } else if let dpms = choice.connector.propertyIds["DPMS"] {
+                    try drm.setConnectorProperty(fd: fd, connectorId: choice.connector.id, propertyId: dpms, value: 3)
+                } else {
+                    try drm.setCrtc(fd: fd, crtcId: crtc.id, bufferId: 0, x: 0, y: 0, connectorIds: [], mode: nil)
+                }
+            }
+        } catch {
+            throw DisplayError("\(cardPath): turning the display \(on ? "on" : "off"): \(error)")
+        }
+        isPoweredOn = on
+    }
+
     /// Takes ownership of `fd` (an open DRM card whose master we are).
     public init(system: any SystemCalls, drm: any DRMCalls, clock: any Clock, fd: Int32, card: DRMCard,
                 choice: DRMOutputChoice, format: PixelFormat, bufferCount: Int, allowAtomic: Bool = true) throws(DisplaySetupError) {

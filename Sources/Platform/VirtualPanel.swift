@@ -14,6 +14,14 @@ public final class VirtualPanel: Display {
     public var framesShown: Int { presentedFrames }
     public var flipEventDescriptor: Int32? { nil }
     public var notes: [String] { [] }
+    public private(set) var isPoweredOn = true
+    /// Times the panel was turned off and on (tests of opening hours read them).
+    public private(set) var powerChanges: [Bool] = []
+    public func setPower(_ on: Bool) throws(DisplayError) {
+        guard on != isPoweredOn else { return }
+        isPoweredOn = on
+        powerChanges.append(on)
+    }
     /// Paces frames like a 60 Hz panel by this clock; nil lets every frame out at once (a
     /// replay draws on its own virtual schedule).
     private let clock: (any Clock)?

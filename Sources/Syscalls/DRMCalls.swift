@@ -175,6 +175,8 @@ public protocol DRMCalls: AnyObject {
     func setCrtc(fd: Int32, crtcId: UInt32, bufferId: UInt32, x: UInt32, y: UInt32, connectorIds: [UInt32], mode: DRMMode?) throws(SystemError)
     func pageFlip(fd: Int32, crtcId: UInt32, bufferId: UInt32, userData: UInt64) throws(SystemError)
     func atomicCommit(fd: Int32, _ values: [DRMPropertyValue], flags: UInt32, userData: UInt64) throws(SystemError)
+    /// Sets one property of a connector the legacy way (DPMS on a card without atomic).
+    func setConnectorProperty(fd: Int32, connectorId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError)
     func createModeBlob(fd: Int32, mode: DRMMode) throws(SystemError) -> UInt32
     func destroyBlob(fd: Int32, id: UInt32)
 }
@@ -353,6 +355,10 @@ public final class LibDRM: DRMCalls {
         let test = flags & UInt32(DRM_MODE_ATOMIC_TEST_ONLY) != 0
         try check(drmModeAtomicCommit(fd, req, flags, UnsafeMutableRawPointer(bitPattern: UInt(userData))),
                   "DRM_IOCTL_MODE_ATOMIC\(test ? " (TEST_ONLY)" : "")")
+    }
+
+    public func setConnectorProperty(fd: Int32, connectorId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError) {
+        try check(drmModeConnectorSetProperty(fd, connectorId, propertyId, value), "DRM_IOCTL_MODE_SETPROPERTY connector \(connectorId)")
     }
 
     public func createModeBlob(fd: Int32, mode: DRMMode) throws(SystemError) -> UInt32 {

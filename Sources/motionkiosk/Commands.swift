@@ -49,6 +49,7 @@ let motionKioskCommandLine = ToolSpec(
                         OptionSpec("size", help: "Portrait size WIDTHxHEIGHT (default: the trace header's, else 480x800)."),
                         OptionSpec("seed", help: "Seed of the kiosk's random generator (default: the trace header's, else 1)."),
                         OptionSpec("config", help: "A stand's configuration file: the trace runs as that stand would run it (exhibit order and options, locked exhibit, idle and attract times, motion filtering), in place of the trace header's; --exhibit, --size and --seed still win."),
+                        OptionSpec("start-time", help: "The stand's wall clock at the trace's start, local time, e.g. 2026-11-23T17:59:00: with --config, its opening hours apply on the virtual clock."),
                         OptionSpec("out", help: "Folder for <checkpoint>.png and <checkpoint>.json (created if missing).", required: true),
                     ]),
         CommandSpec(name: "sensors", abstract: "Print live tilt, gravity, shake and altitude readings until Ctrl-C.",

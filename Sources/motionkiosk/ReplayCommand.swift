@@ -4,6 +4,7 @@ import Exhibits
 import Geometry
 import KioskConfig
 import KioskRuntime
+import OpeningHours
 import Platform
 import Raster
 import Sensors
@@ -93,9 +94,21 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         stand.applyStand(to: &settings, exhibit: exhibit)
         stand.applyStand(to: &motion)
     }
+    var schedule: StandSchedule? = nil
+    if let text = c.string("start-time") {
+        guard let start = CivilTime(iso: text) else {
+            printError("--start-time '\(text)': expected a local time like 2026-11-23T17:59:00")
+            return 2
+        }
+        schedule = stand?.schedule(wallClock: StandSchedule.fixedStart(start, origin: 0))
+            ?? StandSchedule(hours: OpeningHours(), wakeFor: nil, wallClock: StandSchedule.fixedStart(start, origin: 0))
+    }
     let panel = VirtualPanel(width: width, height: height)
     let runner: ReplayRunner
-    do { runner = try ReplayRunner(settings: settings, display: panel, fonts: fonts, log: Log(minimum: .warning), motion: motion) } catch {
+    do {
+        runner = try ReplayRunner(settings: settings, display: panel, fonts: fonts, log: Log(minimum: .warning), motion: motion,
+                                  schedule: schedule)
+    } catch {
         throw KioskError("\(error)")
     }
     var written = 0

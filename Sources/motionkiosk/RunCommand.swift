@@ -67,6 +67,8 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.mouseIsFinger = configuration.input.mouseAsFinger
     loopSettings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
     loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
+    loopSettings.schedule = configuration.schedule(wallClock: StandSchedule.systemLocalTime(monotonicNow: { clock.now }))
+    loopSettings.backlights = Backlights(system: LinuxSystem.shared)
     loopSettings.escapeLeaves = configuration.input.escapeLeaves.allows(standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
                                                                        runningAsService: notifier.isActive)
     let scene = KioskScene(settings: settings, fonts: fonts, log: log)

@@ -135,6 +135,10 @@ public final class FakeDRM: DRMCalls {
         atomicCommits.append((values, flags))
         if flags & 0x01 != 0 { onFlip?(fd, userData) }
     }
+    public var connectorProperties: [(connector: UInt32, property: UInt32, value: UInt64)] = []
+    public func setConnectorProperty(fd: Int32, connectorId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError) {
+        connectorProperties.append((connectorId, propertyId, value))
+    }
     public func createModeBlob(fd: Int32, mode: DRMMode) throws(SystemError) -> UInt32 { 77 }
     public func destroyBlob(fd: Int32, id: UInt32) { calls.append("destroyBlob") }
 }
