@@ -29,7 +29,7 @@ public final class FrameLoop {
     public let clock: any Clock
     public let log: Log
     public let content: any FrameContent
-    public let settings: FrameLoopSettings
+    public private(set) var settings: FrameLoopSettings
     public private(set) var display: (any Display)?
     /// Frames drawn and handed to the display.
     public private(set) var framesPresented = 0
@@ -56,6 +56,9 @@ public final class FrameLoop {
     /// What the metrics file reports.
     public let health: StandHealth
     private var metricsProblemSaid = false
+    private var metricsTimer: LoopTimer?
+    /// Called on SIGHUP instead of leaving: `systemctl reload` re-reads the configuration.
+    public var onReload: (() -> Void)?
     /// Opening hours: whether it was open at the last wake-up (nil before the first), and
     /// until when a touch keeps the display on while closed.
     private var wasOpen: Bool?
@@ -82,6 +85,10 @@ public final class FrameLoop {
         try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1]) { [unowned(unsafe) self] signal in
             if signal == SIGUSR1 {
                 self.say("SIGUSR1: " + self.statusLine())
+                return
+            }
+            if signal == SIGHUP, let reload = self.onReload {
+                reload()
                 return
             }
             self.say("\(FrameLoop.signalName(signal)): leaving")
@@ -407,12 +414,34 @@ public final class FrameLoop {
             try timer.arm(after: Microseconds(every) * 1_000_000, every: Microseconds(every) * 1_000_000)
             keepAlive.append(timer)
         }
-        if settings.metricsFile != nil {
-            let interval = Microseconds(max(1, settings.metricsIntervalSeconds)) * 1_000_000
-            let timer = try loop.addTimer { [unowned(unsafe) self] in self.writeMetrics() }
-            try timer.arm(after: interval, every: interval)
-            keepAlive.append(timer)
+        try armMetricsTimer()
+    }
+
+    private func armMetricsTimer() throws(SystemError) {
+        if metricsTimer == nil { metricsTimer = try loop.addTimer { [unowned(unsafe) self] in self.writeMetrics() } }
+        guard settings.metricsFile != nil else { metricsTimer?.disarm(); return }
+        let interval = Microseconds(max(1, settings.metricsIntervalSeconds)) * 1_000_000
+        try metricsTimer?.arm(after: interval, every: interval)
+    }
+
+    /// A reloaded configuration's metrics file and opening hours, from now on (the hours
+    /// are looked at again at once: closing time may have moved).
+    public func update(metricsFile: String?, metricsIntervalSeconds: Int, schedule: StandSchedule?) {
+        settings.metricsFile = metricsFile
+        settings.metricsIntervalSeconds = metricsIntervalSeconds
+        settings.schedule = schedule
+        metricsProblemSaid = false
+        try? armMetricsTimer()
+        if schedule == nil, let display, !display.isPoweredOn {
+            // No hours any more: the display comes back now.
+            do { try display.setPower(true) } catch { log.error("\(error)") }
+            _ = settings.backlights?.setPower(true)
+            health.displayOn = true
+            presentWhole = true
+            content.displayPower(on: true, opening: true)
         }
+        wasOpen = nil
+        writeMetrics()
     }
 
     /// The metrics as they stand now (what the file gets).

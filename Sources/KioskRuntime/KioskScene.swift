@@ -8,8 +8,9 @@ import Syscalls
 /// The kiosk as frame content: the launcher, exhibits, idle and attract (`KioskApp`), drawn
 /// by a `SceneRenderer` into the display's back buffer. Sized to the display on `attach`.
 public final class KioskScene: FrameContent {
-    public let settings: KioskApp.Settings
-    public let fonts: FontSet
+    public private(set) var settings: KioskApp.Settings
+    public private(set) var fonts: FontSet
+    private var display: (any Display)?
     public let log: Log
     /// The app, once attached to a display.
     public private(set) var app: KioskApp?
@@ -22,6 +23,7 @@ public final class KioskScene: FrameContent {
     }
 
     public func attach(to display: any Display, at time: Microseconds) {
+        self.display = display
         var s = settings
         s.width = display.screen.portraitWidth
         s.height = display.screen.portraitHeight
@@ -29,6 +31,15 @@ public final class KioskScene: FrameContent {
         if !devices.isEmpty { s.devices = devices }
         app = KioskApp(settings: s, fonts: fonts, log: log, start: time)
         renderer = SceneRenderer(canvas: Canvas(buffer: display.backBuffer), fonts: fonts)
+    }
+
+    /// A reloaded configuration: the kiosk starts again with `settings` (and `fonts`), on the
+    /// same display, from the launcher or its locked exhibit; the next frame is drawn whole.
+    public func reconfigure(settings new: KioskApp.Settings, fonts newFonts: FontSet? = nil) {
+        settings = new
+        if let newFonts { fonts = newFonts }
+        guard let display else { return }
+        attach(to: display, at: now)
     }
 
     public var now: Microseconds { app?.now ?? 0 }

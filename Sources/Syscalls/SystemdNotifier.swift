@@ -31,6 +31,11 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// "WATCHDOG=1" from the main loop; ping at half of `watchdogInterval`.
     public func watchdog() throws(SystemError) { try send("WATCHDOG=1") }
     public func stopping() throws(SystemError) { try send("STOPPING=1") }
+    /// Re-reading the configuration (sd_notify(3): RELOADING with the monotonic time, then
+    /// READY when done).
+    public func reloading(monotonicMicroseconds: Int64) throws(SystemError) {
+        try send("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds)")
+    }
     public func status(_ text: String) throws(SystemError) { try send("STATUS=\(text)") }
 
     public func send(_ message: String) throws(SystemError) {

@@ -77,6 +77,20 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         frames = FrameLoop(loop: try EventLoop(), clock: clock, log: log, content: scene, settings: loopSettings)
         try frames.leaveOnSignals(orAfter: seconds)
     } catch { throw KioskError("\(error)") }
+    // As a service, SIGHUP (systemctl reload) re-reads the file; in a terminal it still
+    // means the session ended.
+    var reloader: ConfigurationReload? = nil
+    if notifier.isActive {
+        let lockedByFlag = exhibit
+        let reload = ConfigurationReload(path: c.string("config") ?? KioskConfiguration.defaultPath, current: configuration,
+                                         scene: scene, frames: frames, log: log, notifier: notifier,
+                                         wallClock: StandSchedule.systemLocalTime(monotonicNow: { clock.now })) { s in
+            if let lockedByFlag { s.locked = lockedByFlag }
+        }
+        frames.onReload = { reload.reload() }
+        reloader = reload
+    }
+    defer { _ = reloader }
     let sensorSettings = configuration.motionSensors
     var recording: (sink: TraceFileSink, header: TraceHeader)?
     if let record = c.string("record") {

@@ -1,0 +1,82 @@
+import Diagnostics
+import Exhibits
+import Geometry
+import KioskConfig
+import OpeningHours
+import Raster
+import Syscalls
+
+/// `systemctl reload motionkiosk` (SIGHUP): the configuration file is read again. A valid
+/// file is applied (the exhibits start again with the new order, options, languages and
+/// wording; opening hours and the metrics file change at once); a file with a mistake is
+/// refused, every problem logged with its line, and the running settings stay. systemd hears
+/// RELOADING, then READY, as sd_notify(3) describes.
+public final class ConfigurationReload {
+    public let path: String
+    public private(set) var current: KioskConfiguration
+    private let scene: KioskScene
+    private let frames: FrameLoop
+    private let log: Log
+    private let notifier: SystemdNotifier?
+    private let wallClock: (Microseconds) -> CivilTime
+    /// What the command line set over the file (`--exhibit`), applied again after a reload.
+    private let commandLine: (inout KioskApp.Settings) -> Void
+
+    public init(path: String, current: KioskConfiguration, scene: KioskScene, frames: FrameLoop, log: Log,
+                notifier: SystemdNotifier?, wallClock: @escaping (Microseconds) -> CivilTime,
+                commandLine: @escaping (inout KioskApp.Settings) -> Void = { _ in }) {
+        self.path = path; self.current = current; self.scene = scene; self.frames = frames; self.log = log
+        self.notifier = notifier; self.wallClock = wallClock; self.commandLine = commandLine
+    }
+
+    /// Reads and applies the file; false when it was refused (the old settings run on).
+    @discardableResult
+    public func reload() -> Bool {
+        try? notifier?.reloading(monotonicMicroseconds: frames.clock.now)
+        defer { try? notifier?.ready(status: "configuration \(path)") }
+        let text: String
+        do throws(TextFileError) { text = try readTextFile(path) } catch {
+            log.error("reload refused: \(path): \(error); the running settings stay")
+            return false
+        }
+        let next: KioskConfiguration
+        do throws(ConfigErrors) { next = try KioskConfiguration.parse(text, file: path, warn: { log.warning("\($0)") }) } catch {
+            for e in error.errors { log.error("\(e)") }
+            log.error("reload refused: \(path) has \(error.errors.count) problem\(error.errors.count == 1 ? "" : "s"); the running settings stay")
+            return false
+        }
+        if next == current {
+            log.info("reload: \(path) is unchanged")
+            return true
+        }
+        var fonts: FontSet? = nil
+        if next.text.fonts != current.text.fonts || next.text.boldFonts != current.text.boldFonts {
+            do { fonts = try next.fonts(log: log) } catch {
+                log.error("reload refused: \(error); the running settings stay")
+                return false
+            }
+        }
+        var settings = next.kioskSettings
+        settings.seed = scene.settings.seed
+        settings.devices = scene.settings.devices
+        commandLine(&settings)
+        if next.exhibits != current.exhibits || fonts != nil || next.text != current.text {
+            scene.reconfigure(settings: settings, fonts: fonts)
+            log.info("reload: exhibits start again with the new settings")
+        }
+        frames.update(metricsFile: next.metrics.path.isEmpty ? nil : next.metrics.path,
+                      metricsIntervalSeconds: next.metrics.intervalSeconds,
+                      schedule: next.schedule(wallClock: wallClock))
+        var later: [String] = []
+        if next.display != current.display { later.append("[display]") }
+        if next.input != current.input { later.append("[input]") }
+        if next.sensors != current.sensors { later.append("[sensors]") }
+        if next.logging != current.logging { later.append("[logging]") }
+        if !later.isEmpty {
+            log.warning("reload: " + later.joined(separator: ", ") + " changed: applied at the next restart (systemctl restart motionkiosk)")
+        }
+        current = next
+        log.info("reload: \(path) applied")
+        return true
+    }
+}

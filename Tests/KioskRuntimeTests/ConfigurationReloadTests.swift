@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Diagnostics
+import Exhibits
+import Geometry
+import KioskConfig
+import KioskRuntime
+import OpeningHours
+import Platform
+import Raster
+import Testing
+
+/// `systemctl reload` on a running stand: SIGHUP re-reads the file; a good file is applied,
+/// a bad one refused with its line while the stand runs on unchanged.
+@Suite struct ConfigurationReloadTests {
+    func writeConfig(_ path: String, _ text: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+        close(fd)
+    }
+
+    func controls(_ scene: KioskScene) -> [String] {
+        guard case .array(let list)? = scene.app?.state()["controls"] else { return [] }
+        return list.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } }
+    }
+
+    @Test func aGoodFileIsAppliedAndABadOneRefusedWithItsLine() throws {
+        let path = "/tmp/motionkiosk-reload-\(getpid()).toml"
+        defer { unlink(path) }
+        let first = "[exhibits]\norder = [\"grid-block\"]\n"
+        writeConfig(path, first)
+        let configuration = try KioskConfiguration.parse(first, file: path)
+        let said = Locked<[String]>([])
+        let log = Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } })
+        let events = VirtualEvents()
+        let scene = KioskScene(settings: configuration.kioskSettings, fonts: try FontSet(), log: Log(minimum: .error))
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: Log(minimum: .error),
+                               content: scene, settings: quietSettings())
+        try frames.leaveOnSignals(orAfter: 10)
+        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
+        let reload = ConfigurationReload(path: path, current: configuration, scene: scene, frames: frames, log: log, notifier: nil,
+                                         wallClock: StandSchedule.fixedStart(CivilTime(day: 20_000, second: 43_200), origin: 0))
+        frames.onReload = { reload.reload() }
+        var afterGood: [String] = [], afterBad: [String] = []
+        var timers: [LoopTimer] = []
+        func at(_ t: Microseconds, _ action: @escaping () -> Void) throws {
+            let timer = try frames.loop.addTimer(action)
+            try timer.arm(after: t)
+            timers.append(timer)
+        }
+        try at(1_000_000) {
+            self.writeConfig(path, "[exhibits]\norder = [\"tilt-box\", \"grid-block\"]\nlanguages = [\"en\", \"fr\"]\n")
+            events.deliver(signal: SIGHUP)
+        }
+        try at(2_000_000) { afterGood = self.controls(scene) }
+        try at(3_000_000) {
+            self.writeConfig(path, "[exhibits]\norder = [\"tilt-box\"]\nidle_seconds = \"soon\"\n")
+            events.deliver(signal: SIGHUP)
+        }
+        try at(4_000_000) { afterBad = self.controls(scene) }
+        try frames.run()
+
+        let lines = said.withLock { $0 }
+        // SIGHUP did not end the stand: it ran to its 10 s.
+        #expect(events.now >= 10_000_000)
+        #expect(afterGood.contains("exhibit.tilt-box") && afterGood.contains("exhibit.grid-block") && afterGood.contains("language.fr"))
+        #expect(lines.contains { $0.contains("reload: \(path) applied") })
+        // The bad file: refused, named with its line, the running settings unchanged.
+        #expect(lines.contains { $0.contains("\(path):3: exhibits.idle_seconds:") })
+        #expect(lines.contains { $0.contains("reload refused") })
+        #expect(afterBad == afterGood)
+        #expect(reload.current.exhibits.order.count == 2)
+    }
+}
