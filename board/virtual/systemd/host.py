@@ -177,6 +177,21 @@ def main():
           f"after a reboot the service came up by itself, first time: {get('reboot-ready') or 'no result'}")
     check("first frame on screen" in get("reboot-frame") and get("reboot-getty").endswith("inactive"),
           f"after a reboot: {get('reboot-frame') or 'no first frame'}; {get('reboot-getty')}")
+    check(get("metrics").startswith("1 file(s)") and get("metrics").endswith("motionkiosk_display_on 1"),
+          f"the metrics file in node_exporter's textfile directory: {get('metrics') or 'no result'}")
+    prom = os.path.join(share, "motionkiosk.prom")
+    if os.path.exists(prom):
+        with open(prom, "rb") as f:
+            lint = subprocess.run(["promtool", "check", "metrics"], stdin=f, capture_output=True, text=True)
+        check(lint.returncode == 0, f"promtool check metrics on the guest's file: exit {lint.returncode} {lint.stderr.strip()[:200]}")
+    else:
+        check(False, "the guest's metrics file did not reach the host")
+    m = re.search(r"MainPID (\d+) -> (\d+); bad line (\d+); journal: (.*)", get("reload-bad"))
+    check(bool(m) and m.group(1) == m.group(2) and "active/running" in get("reload-bad")
+          and f"config.toml:{m.group(3)}:" in m.group(4) and "reload refused" in m.group(4),
+          f"systemctl reload with a bad file keeps the kiosk running on the old settings: {get('reload-bad') or 'no result'}")
+    check("active/running" in get("reload-good") and "config.toml" in get("reload-good"),
+          f"systemctl reload with the good file again: {get('reload-good') or 'no result'}")
     m = re.search(r"exposure level for \S+:\s*([\d.]+)", get("security"))
     score = float(m.group(1)) if m else None
     check(score is not None and score <= 2.0, f"systemd-analyze security in the guest: {get('security') or 'no result'}")

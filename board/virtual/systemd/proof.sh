@@ -124,6 +124,31 @@ report watchdog "stopped MainPID=$old, new MainPID=$1 active/running again (syst
 report watchdog-log "$(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -i -m2 'watchdog' | tr '\n' ' ')"
 report old-gone "$(if kill -0 "$old" 2>/dev/null; then echo "stopped process $old still exists"; else echo "stopped process $old is gone"; fi)"
 
+# Health metrics: node_exporter's textfile directory, writable by the kiosk's group (what
+# the fleet playbook sets up), exists when the service starts; the file appears and the
+# host checks it with promtool.
+install -d -m 0775 -g motionkiosk /var/lib/prometheus/node-exporter
+old=$(prop MainPID)
+systemctl restart motionkiosk.service
+set -- $(wait_running "$old" 30000)
+sleep 4
+cp /var/lib/prometheus/node-exporter/motionkiosk.prom /host/motionkiosk.prom 2>/dev/null
+report metrics "$(ls -l /var/lib/prometheus/node-exporter/ 2>&1 | grep -c 'motionkiosk.prom$') file(s); $(grep -c '^motionkiosk_' /host/motionkiosk.prom 2>/dev/null) samples; $(grep '^motionkiosk_display_on ' /host/motionkiosk.prom 2>/dev/null)"
+
+# systemctl reload with a mistake in the file: refused by line, the kiosk runs on as it was.
+pid=$(prop MainPID)
+cp /etc/motionkiosk/config.toml /root/config.good
+sed -i 's/^shape_cap = 40$/shape_cap = "many"/' /etc/motionkiosk/config.toml
+bad_line=$(grep -n 'shape_cap = "many"' /etc/motionkiosk/config.toml | cut -d: -f1)
+systemctl reload motionkiosk.service
+reload_status=$?
+sleep 2
+report reload-bad "reload exit $reload_status; $(state) MainPID $pid -> $(prop MainPID); bad line $bad_line; journal: $(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -m1 'config.toml:'"$bad_line"':' ) | $(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -m1 'reload refused')"
+cp /root/config.good /etc/motionkiosk/config.toml
+systemctl reload motionkiosk.service
+sleep 2
+report reload-good "$(state) MainPID $(prop MainPID); journal: $(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -m1 -E 'config.toml (is unchanged|applied)')"
+
 # What a process start costs in this emulated guest, for reading the figures above.
 t0=$(now_ms)
 /usr/bin/motionkiosk --version > /dev/null
