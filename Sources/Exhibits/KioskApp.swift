@@ -109,6 +109,9 @@ public final class KioskApp {
     public private(set) var displayOn = true
     /// A locked stand counts a session at the first touch after each reset.
     private var lockedSessionPending = true
+    /// The visit in progress, and what finished since `takeVisitorEvents`.
+    private var session: VisitorSession?
+    private var visitorEvents = VisitorEvents()
     private var commands: [DrawCommand] = []
 
     public init(settings: Settings, fonts: FontSet, log: Log, start: Microseconds = 0) {
@@ -232,7 +235,30 @@ public final class KioskApp {
 
     // MARK: Screens
 
+    private func beginSession(_ exhibit: String) {
+        endSession()
+        session = VisitorSession(exhibit: exhibit, start: now, end: now, touches: 0, language: text.current.code)
+    }
+
+    /// The visit ends where the visitor's last touch was (an idle reset comes much later).
+    private func endSession() {
+        guard var s = session else { return }
+        s.end = max(s.start, min(now, latestActivity))
+        s.language = text.current.code
+        visitorEvents.sessions.append(s)
+        session = nil
+    }
+
+    /// Finished visits and converted demos since the last call (the visitor statistics);
+    /// `endingVisit` closes the visit in progress too (the kiosk is stopping).
+    public func takeVisitorEvents(endingVisit: Bool = false) -> VisitorEvents {
+        if endingVisit { endSession() }
+        defer { visitorEvents = VisitorEvents() }
+        return visitorEvents
+    }
+
     private func showLauncher() {
+        endSession()
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
         let bottom = languageBar.frames.map { $0.maxY }.max() ?? 0
@@ -242,6 +268,7 @@ public final class KioskApp {
                                      gestures: gestures) { [unowned(unsafe) self] name in
             self.counts.sessions[name, default: 0] += 1
             self.open(name)
+            self.beginSession(name)
         })
         if let hold = settings.commissioningPress {
             // Installers only: a long press where no tile is, in the top-left corner.
@@ -262,6 +289,7 @@ public final class KioskApp {
             showLauncher()
             return
         }
+        endSession()
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
         touchGoesToChrome.removeAll()
@@ -308,14 +336,17 @@ public final class KioskApp {
         let downs = frame.events.reduce(0) { $0 + ($1.phase == .down ? 1 : 0) }
         if downs > 0 {
             counts.touches[screenName, default: 0] += downs
-            if let locked = settings.locked, lockedSessionPending {
+            if let locked = settings.locked, lockedSessionPending, case .exhibit = showing {
                 counts.sessions[locked, default: 0] += 1
                 lockedSessionPending = false
+                beginSession(locked)
             }
+            if case .exhibit = showing { session?.touches += downs }
         }
         if case .attract = showing {
             // A visitor: the demo stops and the launcher is theirs.
             counts.attractConversions += 1
+            if case .attract(let playback, _) = showing { visitorEvents.conversions.append((playback.name, frame.time)) }
             showLauncher()
             for e in frame.events where e.phase == .down { touchGoesToChrome[e.slot] = false }
             return

@@ -1,3 +1,5 @@
+import Geometry
+
 /// How visitors used the stand since it started, for its health metrics: nothing that could
 /// tell one person from another, only counts per exhibit.
 public struct VisitorCounts: Sendable {
@@ -18,4 +20,25 @@ public struct VisitorCounts: Sendable {
     public var screens: [String] { ["launcher"] + exhibits }
 
     public init(exhibits: [String], showing: String) { self.exhibits = exhibits; self.showing = showing }
+}
+
+/// One visit to an exhibit, as the visitor statistics keep it: which exhibit, when, how long
+/// the visitor played (to their last touch), how many fingers went down, in which language.
+public struct VisitorSession: Equatable, Sendable {
+    public var exhibit: String
+    public var start: Microseconds
+    public var end: Microseconds
+    public var touches: Int
+    public var language: String
+    public init(exhibit: String, start: Microseconds, end: Microseconds, touches: Int, language: String) {
+        self.exhibit = exhibit; self.start = start; self.end = end; self.touches = touches; self.language = language
+    }
+}
+
+/// What the kiosk saw visitors do since it was last asked: finished sessions, and attract
+/// demos stopped by a touch (which exhibit's demo, when).
+public struct VisitorEvents: Sendable {
+    public var sessions: [VisitorSession] = []
+    public var conversions: [(exhibit: String, time: Microseconds)] = []
+    public init() {}
 }

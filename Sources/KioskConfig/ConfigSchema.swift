@@ -171,6 +171,12 @@ enum ConfigSchema {
             if !path.isEmpty && !path.hasSuffix(".prom") { throw ValueProblem(message: "'\(path)': node_exporter reads only files ending in .prom") }
             c.metrics.path = path
         },
+        ConfigKey(table: "metrics", name: "visitors_path", doc: "Anonymous visitor counts per exhibit and hour (sessions, time played, touches, languages, demos turned into play), appended while people play; read them with `motionkiosk stats`. Empty: none.",
+                  defaultText: "\"/var/lib/motionkiosk/visitors.csv\"") { c, v throws(ValueProblem) in
+            let path = try string(v)
+            if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "'\(path)' is not an absolute path") }
+            c.metrics.visitorsPath = path
+        },
         ConfigKey(table: "metrics", name: "interval_seconds", doc: "Seconds between two writes of the file.",
                   defaultText: "15") { c, v throws(ValueProblem) in c.metrics.intervalSeconds = try integer(v, 1...3600) },
 

@@ -116,6 +116,8 @@ public struct KioskConfiguration: Equatable, Sendable {
         /// Empty: no file.
         public var path = "/var/lib/prometheus/node-exporter/motionkiosk.prom"
         public var intervalSeconds = 15
+        /// Anonymous visitor counts per exhibit and hour (`motionkiosk stats`); empty: none.
+        public var visitorsPath = "/var/lib/motionkiosk/visitors.csv"
     }
 
     /// Fonts and the museum's own wording of visitor text.

@@ -38,9 +38,13 @@ public protocol FrameContent: AnyObject {
     /// The display went on or off (opening hours); `opening`: the stand opens, start fresh.
     /// The next `render` must draw everything.
     func displayPower(on: Bool, opening: Bool)
+    /// Finished visits and converted demos since the last call (`endingVisit`: the one in
+    /// progress too); nil: not a kiosk.
+    func takeVisitorEvents(endingVisit: Bool) -> VisitorEvents?
 }
 
 public extension FrameContent {
     var visitorCounts: VisitorCounts? { nil }
     func displayPower(on: Bool, opening: Bool) {}
+    func takeVisitorEvents(endingVisit: Bool) -> VisitorEvents? { nil }
 }

@@ -57,6 +57,7 @@ public final class FrameLoop {
     public let health: StandHealth
     private var metricsProblemSaid = false
     private var metricsTimer: LoopTimer?
+    private var statistics: VisitorStatistics?
     /// Called on SIGHUP instead of leaving: `systemctl reload` re-reads the configuration.
     public var onReload: (() -> Void)?
     /// Opening hours: whether it was open at the last wake-up (nil before the first), and
@@ -415,6 +416,21 @@ public final class FrameLoop {
             keepAlive.append(timer)
         }
         try armMetricsTimer()
+        if settings.visitorStatisticsFile != nil, let wallClock = settings.visitorStatisticsWallClock {
+            statistics = VisitorStatistics(wallClock: wallClock)
+            let timer = try loop.addTimer { [unowned(unsafe) self] in self.flushVisitorStatistics() }
+            try timer.arm(after: FrameLoopSettings.visitorStatisticsInterval, every: FrameLoopSettings.visitorStatisticsInterval)
+            keepAlive.append(timer)
+        }
+    }
+
+    /// Appends what visitors did since the last time (nothing is written when nobody played).
+    public func flushVisitorStatistics(endingVisit: Bool = false) {
+        guard let statistics, let path = settings.visitorStatisticsFile else { return }
+        if let events = content.takeVisitorEvents(endingVisit: endingVisit) { statistics.add(events) }
+        do { try statistics.flush(to: path, system: settings.system) } catch {
+            log.warning("visitor statistics: cannot write \(path): \(error)")
+        }
     }
 
     private func armMetricsTimer() throws(SystemError) {
@@ -490,6 +506,7 @@ public final class FrameLoop {
         try? settings.notifier?.stopping()
         sensors?.close()
         recorder?.finish(at: content.now)
+        flushVisitorStatistics(endingVisit: true)
         health.displayOn = false
         writeMetrics()
         if let display {
@@ -538,6 +555,11 @@ public struct FrameLoopSettings {
     public var schedule: StandSchedule?
     /// Backlights switched with the display (a DSI panel's); nil: none.
     public var backlights: Backlights?
+    /// Where the anonymous visitor statistics are appended (every few minutes while people
+    /// play, and on leaving), and the wall clock their hours are counted on.
+    public var visitorStatisticsFile: String?
+    public var visitorStatisticsWallClock: ((Microseconds) -> CivilTime)?
+    public static let visitorStatisticsInterval: Microseconds = 600_000_000
 
     public init() {}
 }

@@ -44,6 +44,7 @@ public final class KioskScene: FrameContent {
 
     public var now: Microseconds { app?.now ?? 0 }
     public var visitorCounts: VisitorCounts? { app?.visitorCounts }
+    public func takeVisitorEvents(endingVisit: Bool) -> VisitorEvents? { app?.takeVisitorEvents(endingVisit: endingVisit) }
     public func displayPower(on: Bool, opening: Bool) {
         app?.displayPowerChanged(on: on, opening: opening)
         if on { renderer?.invalidate() }

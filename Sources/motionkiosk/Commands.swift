@@ -40,6 +40,11 @@ let motionKioskCommandLine = ToolSpec(
         CommandSpec(name: "check-config", abstract: "Check a configuration file and list every problem with its line and key.",
                     arguments: [ArgumentSpec("file", help: "The file to check.", optional: true, defaultText: KioskConfiguration.defaultPath)]),
         CommandSpec(name: "default-config", abstract: "Print the default configuration file, every key documented."),
+        CommandSpec(name: "stats", abstract: "Print the anonymous visitor counts: per day and exhibit, sessions, time played, touches, languages, demos turned into play.",
+                    options: [
+                        .flag("csv", help: "One CSV line per exhibit and hour instead of the table."),
+                        OptionSpec("file", help: "The counts file ([metrics] visitors_path; <file>.1 is read too).", defaultText: "/var/lib/motionkiosk/visitors.csv"),
+                    ]),
         CommandSpec(name: "replay", abstract: "Replay a trace on the virtual panel with a virtual clock; write a PNG and a state JSON at each checkpoint.",
                     discussion: "Exit status: 0 when the trace is done, 2 for a bad trace (the message names the line).",
                     arguments: [ArgumentSpec("trace", help: "Trace file (JSON Lines), or with --demo nothing.", optional: true)],

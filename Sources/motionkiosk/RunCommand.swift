@@ -69,6 +69,10 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
     loopSettings.schedule = configuration.schedule(wallClock: StandSchedule.systemLocalTime(monotonicNow: { clock.now }))
     loopSettings.backlights = Backlights(system: LinuxSystem.shared)
+    if !configuration.metrics.visitorsPath.isEmpty {
+        loopSettings.visitorStatisticsFile = configuration.metrics.visitorsPath
+        loopSettings.visitorStatisticsWallClock = StandSchedule.systemLocalTime(monotonicNow: { clock.now })
+    }
     loopSettings.escapeLeaves = configuration.input.escapeLeaves.allows(standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
                                                                        runningAsService: notifier.isActive)
     let scene = KioskScene(settings: settings, fonts: fonts, log: log)

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Diagnostics
+import Exhibits
+import Geometry
+import KioskRuntime
+import OpeningHours
+import Raster
+import Syscalls
+import Testing
+
+@Suite struct VisitorStatisticsTests {
+    func tap(_ app: KioskApp, _ p: Vec2, at t: Microseconds) {
+        app.advance(to: t)
+        app.handle(TouchFrame([TouchEvent(slot: 0, phase: .down, position: p, time: t, device: 1)]))
+        app.advance(to: t + 60_000)
+        app.handle(TouchFrame([TouchEvent(slot: 0, phase: .up, position: p, time: t + 60_000, device: 1)]))
+        // Past the lift debounce: the tap is recognised, as the loop's deadline timer would.
+        app.advance(to: t + 200_000)
+    }
+
+    @Test func aVisitIsCountedInItsHourAndTheFileAddsUp() throws {
+        var settings = KioskApp.Settings()
+        settings.order = ["grid-block", "tilt-box"]
+        settings.languages = ["en", "fr"]
+        settings.attractAfter = nil
+        let app = KioskApp(settings: settings, fonts: try FontSet(), log: Log(minimum: .error))
+        guard case .array(let controls)? = app.state()["controls"],
+              let tile = controls.first(where: { $0["id"] == .string("exhibit.grid-block") }),
+              let french = controls.first(where: { $0["id"] == .string("language.fr") }),
+              case .number(let tx)? = tile["x"], case .number(let ty)? = tile["y"],
+              case .number(let fx)? = french["x"], case .number(let fy)? = french["y"] else {
+            Issue.record("no controls"); return
+        }
+        tap(app, Vec2(fx, fy), at: 500_000)
+        tap(app, Vec2(tx, ty), at: 1_000_000)
+        for k in 0..<3 { tap(app, Vec2(240, 500), at: 2_000_000 + Microseconds(k) * 1_000_000) }
+        tap(app, app.homeControlFrame.center, at: 10_000_000)
+        app.advance(to: 11_000_000)
+        let events = app.takeVisitorEvents()
+        #expect(events.sessions.count == 1)
+        let s = try #require(events.sessions.first)
+        #expect(s.exhibit == "grid-block" && s.language == "fr")
+        #expect(s.touches == 4, "three on the grid and the home tap")
+        // From the tap that opened it (recognised at the lift) to the visitor's last touch.
+        #expect(s.start > 1_000_000 && s.start <= 1_200_000, "\(s.start)")
+        #expect(s.end >= 10_000_000 && s.end <= 10_200_000, "\(s.end)")
+        let played = Double(s.end - s.start) / 1_000_000
+        #expect(app.takeVisitorEvents().sessions.isEmpty, "taken once")
+
+        let stats = VisitorStatistics(wallClock: StandSchedule.fixedStart(try #require(CivilTime(iso: "2026-11-23T14:59:59")), origin: 0))
+        stats.add(events)
+        let path = "/tmp/motionkiosk-visitors-\(getpid()).csv"
+        defer { unlink(path); unlink(path + ".1") }
+        try stats.flush(to: path, system: LinuxSystem.shared)
+        #expect(!stats.hasPending)
+        try stats.flush(to: path, system: LinuxSystem.shared)   // nothing new: nothing written
+        var again = VisitorEvents()
+        again.sessions = [VisitorSession(exhibit: "grid-block", start: 1_800_000_000, end: 1_830_000_000, touches: 7, language: "en")]
+        again.conversions = [("tilt-box", 1_900_000_000)]
+        stats.add(again)
+        try stats.flush(to: path, system: LinuxSystem.shared)
+        let text = try #require(try LinuxSystem.shared.readSmallFile(path))
+        #expect(text.hasPrefix(VisitorStatistics.header + "\n"))
+        #expect(text.split(separator: "\n").count == 4, "the header, one row, then two rows")
+        var totals: [String: VisitorStatistics.Row] = [:]
+        try VisitorStatistics.totals(text, into: &totals)
+        let grid = try #require(totals["2026-11-23T15,grid-block"])
+        #expect(grid.sessions == 2 && grid.touches == 11 && abs(grid.playSeconds - (played + 30)) < 0.1)
+        #expect(grid.languages == ["fr": 1, "en": 1])
+        #expect(totals["2026-11-23T15,tilt-box"]?.attractConversions == 1)
+
+        // A line that is not ours is named by its number; nothing is believed from it.
+        var ignored: [String: VisitorStatistics.Row] = [:]
+        #expect(throws: VisitorStatistics.FileProblem.self) {
+            try VisitorStatistics.totals(VisitorStatistics.header + "\n2026-11-23T15,grid-block,1e99,0,0,0,\n", into: &ignored)
+        }
+        do { try VisitorStatistics.totals("2026-11-23T15,grid-block,1,2,3,4,en:x\n", into: &ignored) } catch {
+            #expect(error.line == 1 && error.problem.contains("en:x"))
+        }
+    }
+}
