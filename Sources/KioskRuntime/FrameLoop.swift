@@ -83,9 +83,13 @@ public final class FrameLoop {
     /// the loop, so none can end the process with the console still in graphics mode (a
     /// closed SSH session sends SIGHUP; Ctrl-\ sends SIGQUIT).
     public func leaveOnSignals(orAfter seconds: Double? = nil) throws(SystemError) {
-        try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1]) { [unowned(unsafe) self] signal in
+        try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1, SIGUSR2]) { [unowned(unsafe) self] signal in
             if signal == SIGUSR1 {
                 self.say("SIGUSR1: " + self.statusLine())
+                return
+            }
+            if signal == SIGUSR2 {
+                self.writeScreenshot()
                 return
             }
             if signal == SIGHUP, let reload = self.onReload {
@@ -481,6 +485,25 @@ public final class FrameLoop {
         }
     }
 
+    /// SIGUSR2 (`motionkiosk screenshot`): the picture on the glass, as a PNG at
+    /// `screenshotFile`, replaced whole (temporary file, then rename).
+    func writeScreenshot() {
+        guard let path = settings.screenshotFile, let display else {
+            say("SIGUSR2: no screenshot file is set")
+            return
+        }
+        let temporary = path + ".tmp"
+        do throws(PNGError) { try writePNG(display.backBuffer, to: temporary) } catch {
+            log.warning("screenshot: \(error)")
+            return
+        }
+        do throws(SystemError) { try settings.system.rename(temporary, to: path) } catch {
+            log.warning("screenshot: \(error)")
+            return
+        }
+        say("SIGUSR2: screenshot written to \(path)")
+    }
+
     /// Writes the metrics file (temporary file, then rename); a failure is said once.
     private func writeMetrics() {
         guard let path = settings.metricsFile else { return }
@@ -553,6 +576,8 @@ public struct FrameLoopSettings {
     public var processStartTime: Double?
     /// Opening hours; nil: always open.
     public var schedule: StandSchedule?
+    /// Where SIGUSR2 writes a PNG of the screen (`motionkiosk screenshot` asks for it).
+    public var screenshotFile: String?
     /// Backlights switched with the display (a DSI panel's); nil: none.
     public var backlights: Backlights?
     /// Where the anonymous visitor statistics are appended (every few minutes while people

@@ -40,6 +40,11 @@ let motionKioskCommandLine = ToolSpec(
         CommandSpec(name: "check-config", abstract: "Check a configuration file and list every problem with its line and key.",
                     arguments: [ArgumentSpec("file", help: "The file to check.", optional: true, defaultText: KioskConfiguration.defaultPath)]),
         CommandSpec(name: "default-config", abstract: "Print the default configuration file, every key documented."),
+        CommandSpec(name: "screenshot", abstract: "Ask the running kiosk service for a PNG of what is on its screen.",
+                    options: [
+                        OptionSpec("out", help: "Where the PNG goes.", defaultText: "screenshot.png"),
+                        OptionSpec("pid", help: "The kiosk's process id (default: the service's, from /run/motionkiosk/motionkiosk.pid)."),
+                    ]),
         CommandSpec(name: "stats", abstract: "Print the anonymous visitor counts: per day and exhibit, sessions, time played, touches, languages, demos turned into play.",
                     options: [
                         .flag("csv", help: "One CSV line per exhibit and hour instead of the table."),

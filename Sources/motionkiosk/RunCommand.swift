@@ -69,6 +69,14 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
     loopSettings.schedule = configuration.schedule(wallClock: StandSchedule.systemLocalTime(monotonicNow: { clock.now }))
     loopSettings.backlights = Backlights(system: LinuxSystem.shared)
+    loopSettings.screenshotFile = serviceScreenshotFile
+    if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
+        // `motionkiosk screenshot` finds the service here.
+        let pidFile = String(cString: runtime) + "/motionkiosk.pid"
+        do throws(SystemError) { try writeFileAtomically(pidFile, "\(getpid())\n", system: LinuxSystem.shared) } catch {
+            log.warning("pid file: \(error)")
+        }
+    }
     if !configuration.metrics.visitorsPath.isEmpty {
         loopSettings.visitorStatisticsFile = configuration.metrics.visitorsPath
         loopSettings.visitorStatisticsWallClock = StandSchedule.systemLocalTime(monotonicNow: { clock.now })

@@ -40,6 +40,7 @@ func run(_ command: ParsedCommand) throws(KioskError) -> Int32 {
     case "check-config": return checkConfig(command)
     case "default-config": return defaultConfig()
     case "stats": return visitorStats(command)
+    case "screenshot": return screenshot(command)
     case "replay": return try replay(command)
     case "sensors": return try sensors(command)
     case "devices": return try devices(command)

@@ -186,6 +186,12 @@ def main():
         check(lint.returncode == 0, f"promtool check metrics on the guest's file: exit {lint.returncode} {lint.stderr.strip()[:200]}")
     else:
         check(False, "the guest's metrics file did not reach the host")
+    shot = os.path.join(share, "screenshot.png")
+    if get("screenshot").startswith("screenshot of process") and os.path.exists(shot) and args.launcher_png:
+        check(read_png(shot)[2] == read_png(args.launcher_png)[2],
+              f"motionkiosk screenshot: the service's screen as a PNG, equal to the launcher ({get('screenshot')})")
+    else:
+        check(False, f"motionkiosk screenshot: {get('screenshot') or 'no result'}")
     m = re.search(r"MainPID (\d+) -> (\d+); bad line (\d+); journal: (.*)", get("reload-bad"))
     check(bool(m) and m.group(1) == m.group(2) and "active/running" in get("reload-bad")
           and f"config.toml:{m.group(3)}:" in m.group(4) and "reload refused" in m.group(4),

@@ -135,6 +135,9 @@ sleep 4
 cp /var/lib/prometheus/node-exporter/motionkiosk.prom /host/motionkiosk.prom 2>/dev/null
 report metrics "$(ls -l /var/lib/prometheus/node-exporter/ 2>&1 | grep -c 'motionkiosk.prom$') file(s); $(grep -c '^motionkiosk_' /host/motionkiosk.prom 2>/dev/null) samples; $(grep '^motionkiosk_display_on ' /host/motionkiosk.prom 2>/dev/null)"
 
+# A technician's screenshot of the running service (SIGUSR2 through its pid file).
+report screenshot "$(motionkiosk screenshot --out /host/screenshot.png 2>&1)"
+
 # systemctl reload with a mistake in the file: refused by line, the kiosk runs on as it was.
 pid=$(prop MainPID)
 cp /etc/motionkiosk/config.toml /root/config.good
