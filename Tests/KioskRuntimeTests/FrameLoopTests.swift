@@ -141,12 +141,8 @@ import Testing
                                content: scene, settings: quietSettings())
         try frames.start(display: display)
         // The launcher's one tile, found in its state, tapped through the panel rotation.
-        guard case .array(let controls)? = scene.app?.state()["controls"], case .object(let tile)? = controls.first,
-              case .number(let x)? = tile.first(where: { $0.0 == "x" })?.1,
-              case .number(let y)? = tile.first(where: { $0.0 == "y" })?.1 else {
-            Issue.record("no launcher tile"); return
-        }
-        let panel = display.screen.panelPoint(fromPortrait: Vec2(x, y))
+        guard let tile = firstTileCentre(scene) else { Issue.record("no launcher tile"); return }
+        let panel = display.screen.panelPoint(fromPortrait: tile)
         let screen = ScriptedTouchscreen(events: events)
         screen.touch(.down, panel, at: 1_000_000)
         screen.touch(.up, panel, at: 1_060_000)

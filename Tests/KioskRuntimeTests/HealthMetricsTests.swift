@@ -69,12 +69,8 @@ func readWholeFile(_ path: String) -> String? { try? LinuxSystem.shared.readSmal
                                content: scene, settings: loopSettings)
         try frames.leaveOnSignals(orAfter: 9)
         try frames.start(display: display)
-        guard case .array(let controls)? = scene.app?.state()["controls"], case .object(let tile)? = controls.first,
-              case .number(let x)? = tile.first(where: { $0.0 == "x" })?.1,
-              case .number(let y)? = tile.first(where: { $0.0 == "y" })?.1 else {
-            Issue.record("no launcher tile"); return
-        }
-        let panel = display.screen.panelPoint(fromPortrait: Vec2(x, y))
+        guard let tile = firstTileCentre(scene) else { Issue.record("no launcher tile"); return }
+        let panel = display.screen.panelPoint(fromPortrait: tile)
         let screen = ScriptedTouchscreen(events: events)
         screen.touch(.down, panel, at: 1_000_000)
         screen.touch(.up, panel, at: 1_060_000)

@@ -37,25 +37,17 @@ public struct PrometheusText {
         return "\(v)"
     }
 
-    static func escapedHelp(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// HELP text escapes backslash and newline; label values also the double quote.
+    static func escapedHelp(_ s: String) -> String { escaped(s, quotes: false) }
+    static func escapedLabel(_ s: String) -> String { escaped(s, quotes: true) }
 
-    static func escapedLabel(_ s: String) -> String {
+    private static func escaped(_ s: String, quotes: Bool) -> String {
         var out = ""
         for c in s.unicodeScalars {
             switch c {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
-            case "\"": out += "\\\""
+            case "\"" where quotes: out += "\\\""
             default: out.unicodeScalars.append(c)
             }
         }

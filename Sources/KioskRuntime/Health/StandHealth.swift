@@ -113,19 +113,10 @@ public final class StandHealth {
 public func writeFileAtomically(_ path: String, _ text: String, system: any SystemCalls) throws(SystemError) {
     let temporary = path + ".tmp"
     let fd = try system.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
-    let bytes = Array(text.utf8)
-    var offset = 0
     do throws(SystemError) {
         // node_exporter runs as another user: readable by all, whatever the unit's umask.
         try system.setMode(fd, 0o644)
-        while offset < bytes.count {
-            let written: Result<Int, SystemError> = bytes.withUnsafeBytes { b in
-                Result { () throws(SystemError) -> Int in try system.write(fd, from: UnsafeRawBufferPointer(rebasing: b[offset...])) }
-            }
-            let n = try written.get()
-            if n <= 0 { throw SystemError(errno: EIO, attempt: "write \(temporary)") }
-            offset += n
-        }
+        try writeAll(Array(text.utf8), to: fd, named: temporary, system: system)
     } catch {
         system.close(fd)
         throw error

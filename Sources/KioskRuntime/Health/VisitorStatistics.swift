@@ -88,16 +88,7 @@ public final class VisitorStatistics {
         for r in pendingRows() { text += r.csv + "\n" }
         let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o640)
         defer { system.close(fd) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written: Result<Int, SystemError> = bytes.withUnsafeBytes { b in
-                Result { () throws(SystemError) -> Int in try system.write(fd, from: UnsafeRawBufferPointer(rebasing: b[offset...])) }
-            }
-            let n = try written.get()
-            if n <= 0 { throw SystemError(errno: EIO, attempt: "write \(path)") }
-            offset += n
-        }
+        try writeAll(Array(text.utf8), to: fd, named: path, system: system)
         pending.removeAll()
     }
 
