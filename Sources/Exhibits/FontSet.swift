@@ -2,7 +2,7 @@ import Geometry
 import Raster
 
 /// Where visitor text sits in its box, top to bottom.
-public enum VerticalPlacement: Sendable { case top, center, bottom }
+public enum VerticalPlacement: Sendable { case top, center }
 
 /// The fonts the kiosk writes with (a regular and a bold fallback chain) and the typesetter
 /// over them: exhibits ask it for text commands, laid out once and cached.
@@ -52,7 +52,6 @@ public final class FontSet {
         switch vertical {
         case .top: return Vec2(box.minX, box.minY)
         case .center: return Vec2(box.minX, (box.minY + (box.height - block.height) / 2).rounded())
-        case .bottom: return Vec2(box.minX, box.maxY - block.height)
         }
     }
 }

@@ -70,7 +70,7 @@ public final class FrameLoop {
     public init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, settings: FrameLoopSettings = FrameLoopSettings()) {
         self.loop = loop; self.clock = clock; self.log = log; self.content = content; self.settings = settings
         started = clock.now
-        health = StandHealth(processStartTime: settings.processStartTime ?? unixTimeSeconds())
+        health = StandHealth(processStartTime: settings.processStartTime ?? WallClock.now())
         // The loop's handlers capture this frame loop unretained: they live in `loop`, which
         // this object owns, so none can run after it is gone (Embedded Swift has no weak).
         loop.afterWake = { [unowned(unsafe) self] in self.wake() }

@@ -25,14 +25,6 @@ public func millisecondsSinceProcessStart() -> Double? {
     return (up - ticks / hz) * 1000
 }
 
-/// The wall clock, seconds since 1970 (for metrics a dashboard compares across stands;
-/// everything that times behaviour uses the monotonic clock).
-public func unixTimeSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 /// Binary PPM (P6) of an XRGB8888 buffer: what the board test compares with the screendump.
 public func writePPM(_ buffer: PixelBuffer, to path: String) throws(SystemError) {
     var bytes = Array("P6\n\(buffer.width) \(buffer.height)\n255\n".utf8)

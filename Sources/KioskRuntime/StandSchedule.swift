@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Geometry
 import OpeningHours
+import Syscalls
 
 /// Opening hours as a running stand applies them: which wall-clock moment a monotonic
 /// instant is, when the display must be on, and what a touch does while it is closed.
@@ -36,13 +34,9 @@ public struct StandSchedule {
     /// `localtime_r` for each moment asked: a change of daylight saving time is followed.
     public static func systemLocalTime(monotonicNow: @escaping () -> Microseconds) -> (Microseconds) -> CivilTime {
         { time in
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            var seconds = time_t(Int(now.tv_sec) + Int((time - monotonicNow()).floorDividedBy1e6))
-            var parts = tm()
-            localtime_r(&seconds, &parts)
-            return CivilTime(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, dayOfMonth: Int(parts.tm_mday),
-                             hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: min(59, Int(parts.tm_sec)))
+            let seconds = Int64(WallClock.now().rounded(.down)) + (time - monotonicNow()).floorDividedBy1e6
+            let p = WallClock.local(seconds)
+            return CivilTime(year: p.year, month: p.month, dayOfMonth: p.day, hour: p.hour, minute: p.minute, second: p.second)
                 ?? CivilTime(day: 0, second: 0)
         }
     }

@@ -68,15 +68,22 @@ public struct OpeningHours: Equatable, Sendable {
         return false
     }
 
-    /// The next moment after `t` when open or closed changes (to the minute), within 15 days;
-    /// nil when it never changes (always open, or never open).
+    /// The next moment after `t` when open or closed changes, within 15 days; nil when it
+    /// never changes (always open, or never open). Only midnight and the hours' own starts
+    /// and ends can be such a moment, so only those are looked at.
     public func nextChange(after t: CivilTime) -> CivilTime? {
         let now = isOpen(at: t)
-        var probe = CivilTime(day: t.day, second: (t.second / 60 + 1) * 60)
+        var minutes = Set<Int>([0])
+        for w in weekly { minutes.insert(w.start % 1440); minutes.insert(w.end % 1440) }
+        let boundaries = minutes.sorted()
         let limit = t.adding(seconds: 15 * 86_400)
-        while probe <= limit {
-            if isOpen(at: probe) != now { return probe }
-            probe = probe.adding(seconds: 60)
+        for day in t.day...(t.day + 15) {
+            for minute in boundaries {
+                let probe = CivilTime(day: day, second: minute * 60)
+                if probe <= t { continue }
+                if probe > limit { return nil }
+                if isOpen(at: probe) != now { return probe }
+            }
         }
         return nil
     }

@@ -31,6 +31,14 @@ import VisitorText
         }
         let screenRect = Rect(x: 0, y: 0, width: Double(app.settings.width), height: Double(app.settings.height))
         var found: [Problem] = []
+        // The overlap check below is only as good as the controls it found (the attract loop
+        // shows no language buttons).
+        var attracting = false
+        if case .attract = app.screen { attracting = true }
+        if app.text.languages.count > 1 && !attracting
+            && chrome.filter({ $0.id.hasPrefix("language.") }).count != app.text.languages.count {
+            found.append(Problem(screen: screen, text: "", why: "the language buttons are not all in the state"))
+        }
         for case .text(let block, let origin, _) in list {
             let ink = Rect(x: origin.x + block.inkBounds.minX, y: origin.y + block.inkBounds.minY,
                            width: block.inkBounds.width, height: block.inkBounds.height)

@@ -76,7 +76,10 @@ import Testing
         #expect(throws: VisitorStatistics.FileProblem.self) {
             try VisitorStatistics.totals(VisitorStatistics.header + "\n2026-11-23T15,grid-block,1e99,0,0,0,\n", into: &ignored)
         }
-        do { try VisitorStatistics.totals("2026-11-23T15,grid-block,1,2,3,4,en:x\n", into: &ignored) } catch {
+        do {
+            try VisitorStatistics.totals("2026-11-23T15,grid-block,1,2,3,4,en:x\n", into: &ignored)
+            Issue.record("a language count of 'x' was believed")
+        } catch {
             #expect(error.line == 1 && error.problem.contains("en:x"))
         }
     }

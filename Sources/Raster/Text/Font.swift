@@ -109,14 +109,6 @@ public final class Font {
         return Glyph(width: w, height: h, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top), coverage: pixels)
     }
 
-    /// Ascender and descender (positive, pixels) at `size`, from the face's metrics.
-    public func verticalMetrics(size: Double) -> (ascender: Double, descender: Double) {
-        guard let face else { return (0, 0) }
-        let unitsPerEm = Double(max(1, face.pointee.units_per_EM))
-        let scale = size / unitsPerEm
-        return (Double(face.pointee.ascender) * scale, -Double(face.pointee.descender) * scale)
-    }
-
     /// Bytes the glyph cache holds now (tests check the bound).
     public var cachedGlyphBytes: Int { cache.bytes }
 }

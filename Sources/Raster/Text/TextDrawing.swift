@@ -18,26 +18,31 @@ public extension Canvas {
         let box = PixelRect(x: x, y: y, width: g.width, height: g.height).intersection(drawable)
         if box.isEmpty { return }
         addDamage(box)
-        let alpha = UInt32(color.a)
+        switch buffer.format {
+        case .xrgb8888: blendGlyph(g, x: x, y: y, box: box, alpha: UInt32(color.a), painter: XRGBPainter(buffer: buffer, color: color))
+        case .rgb565: blendGlyph(g, x: x, y: y, box: box, alpha: UInt32(color.a), painter: RGB565Painter(buffer: buffer, color: color))
+        }
+    }
+
+    /// The glyph's coverage times the colour's alpha, blended over `box` (specialised per
+    /// pixel format, as the shapes' sweeps are).
+    private func blendGlyph<P: CoverageBlending>(_ g: Glyph, x: Int, y: Int, box: PixelRect, alpha: UInt32, painter p: P) {
         g.coverage.withUnsafeBufferPointer { cov in
-            switch buffer.format {
-            case .xrgb8888:
-                let p = XRGBPainter(buffer: buffer, color: color)
-                for row in box.y..<box.maxY {
-                    let dst = p.row(row), src = cov.baseAddress! + (row - y) * g.width - x
-                    for col in box.x..<box.maxX where src[col] != 0 {
-                        p.blend(dst, col, div255Rounded(UInt32(src[col]) * alpha))
-                    }
-                }
-            case .rgb565:
-                let p = RGB565Painter(buffer: buffer, color: color)
-                for row in box.y..<box.maxY {
-                    let dst = p.row(row), src = cov.baseAddress! + (row - y) * g.width - x
-                    for col in box.x..<box.maxX where src[col] != 0 {
-                        p.blend(dst, col, div255Rounded(UInt32(src[col]) * alpha))
-                    }
+            guard let base = cov.baseAddress else { return }
+            for row in box.y..<box.maxY {
+                let dst = p.row(row), src = base + (row - y) * g.width - x
+                for col in box.x..<box.maxX where src[col] != 0 {
+                    p.blend(dst, col, div255Rounded(UInt32(src[col]) * alpha))
                 }
             }
         }
     }
 }
+
+/// A painter that blends an 8-bit alpha into one pixel (glyph bitmaps).
+protocol CoverageBlending: Painter {
+    func blend(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ a: UInt32)
+}
+
+extension XRGBPainter: CoverageBlending {}
+extension RGB565Painter: CoverageBlending {}
