@@ -36,6 +36,9 @@ public final class KioskApp {
         public var textOverrides: [String: [String: String]] = [:]
         /// The panel's pixel pitch from DRM, for a legible text size; nil: a 7-inch panel.
         public var millimetresPerPixel: Double? = nil
+        /// Start where a running kiosk was at one of its restart points (a black-box dump's
+        /// replay), with `seed` the generator's state there; nil: a fresh start.
+        public var resuming: Resumption? = nil
         public init() {}
 
         /// For replaying a trace: one exhibit with no idle reset or attract loop, or the whole
@@ -52,6 +55,36 @@ public final class KioskApp {
             }
             return s
         }
+    }
+
+    /// What, beside its settings and its generator's state, describes the kiosk at a moment
+    /// when nobody is touching it and it has just (re)started a screen: an idle reset, each
+    /// demo of the attract loop, or its own start. A replay given this starts there exactly.
+    public struct Resumption: Equatable, Sendable {
+        /// The app's clock at that moment (the state's `time_ms`).
+        public var elapsed: Microseconds
+        /// How long nobody had touched or tilted it.
+        public var idleFor: Microseconds
+        /// The attract loop's demo that starts there; nil: the launcher or the locked exhibit.
+        public var attract: String?
+        /// The language shown.
+        public var language: String
+        /// Gravity when a visitor last tilted clearly (nil: never).
+        public var tiltReference: Vec2?
+        /// Gravity the new screen starts with.
+        public var gravity: Vec2
+
+        public init(elapsed: Microseconds, idleFor: Microseconds, attract: String?, language: String, tiltReference: Vec2?, gravity: Vec2) {
+            self.elapsed = elapsed; self.idleFor = idleFor; self.attract = attract; self.language = language
+            self.tiltReference = tiltReference; self.gravity = gravity
+        }
+    }
+
+    /// A restart point: when, the generator's state there, and the rest.
+    public struct RestartPoint: Equatable, Sendable {
+        public var time: Microseconds
+        public var seed: UInt64
+        public var resumption: Resumption
     }
 
     public enum Screen {
@@ -113,6 +146,8 @@ public final class KioskApp {
     private var session: VisitorSession?
     private var visitorEvents = VisitorEvents()
     private var commands: [DrawCommand] = []
+    /// The latest restart point (the start, an idle reset, an attract demo), for the black box.
+    public private(set) var restartPoint: RestartPoint?
 
     public init(settings: Settings, fonts: FontSet, log: Log, start: Microseconds = 0) {
         self.settings = settings
@@ -128,9 +163,14 @@ public final class KioskApp {
                                   scale: min(Double(settings.width) / 480, Double(settings.height) / 800),
                                   legibleSize: legibleTextSize)
         now = start
-        self.start = start
+        self.start = start - (settings.resuming?.elapsed ?? 0)
         lastActivity = start
         random = SeededGenerator(seed: settings.seed)
+        if let r = settings.resuming {
+            lastActivity = start - r.idleFor
+            tiltReference = r.tiltReference
+            gravity = r.gravity
+        }
         // Swift wants every property set before the closures below can capture `self`: an
         // empty launcher, with gestures of its own, stands in until the first screen replaces it.
         showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts, exhibits: [], text: text,
@@ -145,13 +185,34 @@ public final class KioskApp {
                 if tap.state == .ended { self.selectLanguage(code) }
             })
         }
-        if let locked = settings.locked {
+        if let code = settings.resuming?.language { text.select(code) }
+        let idleBefore = lastActivity
+        if let demo = settings.resuming?.attract {
+            showLauncher()
+            startAttract(demo)
+        } else if let locked = settings.locked {
+            markRestart(attract: nil)
             open(locked)
         } else if let initial = settings.initialExhibit {
             open(initial)
         } else {
             showLauncher()
+            markRestart(attract: nil)
         }
+        // Opening a screen counts as activity; resuming keeps the idle time it started with.
+        if settings.resuming != nil { lastActivity = idleBefore }
+    }
+
+    /// Notes a restart point now, when nothing is held (a finger down, a tap about to end)
+    /// that a fresh app would not have. Called before the new screen draws from `random`.
+    private func markRestart(attract: String?) {
+        guard heldSince.isEmpty, touchGoesToChrome.isEmpty, chromeGestures.nextDeadline == nil else {
+            restartPoint = nil
+            return
+        }
+        restartPoint = RestartPoint(time: now, seed: random.resumingSeed,
+                                    resumption: Resumption(elapsed: now - start, idleFor: now - lastActivity, attract: attract,
+                                                           language: text.current.code, tiltReference: tiltReference, gravity: gravity))
     }
 
     // MARK: Layout
@@ -412,7 +473,15 @@ public final class KioskApp {
                 log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
                 resetLanguage()
                 counts.idleResets += 1
-                if settings.locked != nil { open(name) } else { showLauncher(); lastActivity = time }
+                if settings.locked != nil {
+                    lastActivity = time
+                    markRestart(attract: nil)
+                    open(name)
+                } else {
+                    showLauncher()
+                    lastActivity = time
+                    markRestart(attract: nil)
+                }
             }
         case .launcher:
             if let idle = settings.idleTimeout, time - latestActivity >= idle, text.current != text.defaultLanguage {
@@ -430,6 +499,11 @@ public final class KioskApp {
         guard !names.isEmpty else { return }
         let next: String
         if let previous, let i = names.firstIndex(of: previous) { next = names[(i + 1) % names.count] } else { next = names[0] }
+        markRestart(attract: next)
+        startAttract(next)
+    }
+
+    private func startAttract(_ next: String) {
         guard let type = ExhibitCatalog.type(named: next) else { return }
         gestures = GestureEnvironment()
         let e = type.make(environment: environment(), gestures: gestures, random: SeededGenerator(seed: random.next()))

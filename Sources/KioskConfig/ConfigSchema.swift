@@ -48,6 +48,7 @@ enum ConfigSchema {
         ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\". Keys: " + TextKey.all.joined(separator: ", ") + "."),
         ("schedule", "Opening hours on the stand's local time (the system's time zone). Outside them the display is off (DPMS, or a DSI panel's backlight) and the kiosk sleeps; at opening the exhibits start fresh."),
         ("metrics", "Health metrics for Prometheus, written as a file for node_exporter's textfile collector (the kiosk opens no port)."),
+        ("blackbox", "The last minutes of touches and sensor samples, kept in RAM only; SIGUSR1 (systemctl kill -s USR1 motionkiosk), a frame stall or a fatal display error writes them to a dump folder that `motionkiosk replay FOLDER` plays back to the same state."),
         ("logging", "Messages go to standard error, which systemd sends to the journal."),
     ]
 
@@ -179,6 +180,23 @@ enum ConfigSchema {
         },
         ConfigKey(table: "metrics", name: "interval_seconds", doc: "Seconds between two writes of the file.",
                   defaultText: "15") { c, v throws(ValueProblem) in c.metrics.intervalSeconds = try integer(v, 1...3600) },
+
+        ConfigKey(table: "blackbox", name: "folder", doc: "Where dump folders are written (trace.jsonl, state.json, screen.png, config.toml). Empty: no black box.",
+                  defaultText: "\"/var/lib/motionkiosk/blackbox\"") { c, v throws(ValueProblem) in
+            let path = try string(v)
+            if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "'\(path)' is not an absolute path") }
+            c.blackBox.folder = path
+        },
+        ConfigKey(table: "blackbox", name: "minutes", doc: "How far back a dump reaches, at least (it starts at the idle reset or attract demo before that). RAM: about 40 bytes a record, 65,536 records at most.",
+                  defaultText: "5") { c, v throws(ValueProblem) in c.blackBox.minutes = try integer(v, 1...60) },
+        ConfigKey(table: "blackbox", name: "keep", doc: "Dump folders kept; the oldest are removed.",
+                  defaultText: "10") { c, v throws(ValueProblem) in c.blackBox.keep = try integer(v, 1...100) },
+        ConfigKey(table: "blackbox", name: "stall_ms", doc: "A frame that takes longer, or waits longer after the last while something moves, writes a dump (at most one per 10 minutes). 0: not watched.",
+                  defaultText: "1000") { c, v throws(ValueProblem) in
+            let ms = try integer(v, 0...60_000)
+            if ms != 0 && ms < 100 { throw ValueProblem(message: "\(ms) ms is shorter than a slow frame: 0 (off) or 100 to 60000") }
+            c.blackBox.stallMilliseconds = ms
+        },
 
         ConfigKey(table: "logging", name: "level", doc: "debug | info | warning | error.",
                   defaultText: "\"info\"") { c, v throws(ValueProblem) in c.logging.level = try choice(v) },

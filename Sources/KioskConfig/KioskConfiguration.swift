@@ -11,6 +11,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var text = Text()
     public var metrics = Metrics()
     public var schedule = Schedule()
+    public var blackBox = BlackBox()
     public var logging = Logging()
 
     public init() {}
@@ -118,6 +119,16 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var intervalSeconds = 15
         /// Anonymous visitor counts per exhibit and hour (`motionkiosk stats`); empty: none.
         public var visitorsPath = "/var/lib/motionkiosk/visitors.csv"
+    }
+
+    /// The black box: how far back it reaches and where dumps go.
+    public struct BlackBox: Equatable, Sendable {
+        /// Empty: no black box.
+        public var folder = "/var/lib/motionkiosk/blackbox"
+        public var minutes = 5
+        public var keep = 10
+        /// 0: stalls are not watched.
+        public var stallMilliseconds = 1000
     }
 
     /// Fonts and the museum's own wording of visitor text.

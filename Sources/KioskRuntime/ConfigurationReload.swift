@@ -60,10 +60,12 @@ public final class ConfigurationReload {
         settings.seed = scene.settings.seed
         settings.devices = scene.settings.devices
         commandLine(&settings)
-        if next.exhibits != current.exhibits || fonts != nil || next.text != current.text {
+        let restarted = next.exhibits != current.exhibits || fonts != nil || next.text != current.text
+        if restarted {
             scene.reconfigure(settings: settings, fonts: fonts)
             log.info("reload: exhibits start again with the new settings")
         }
+        frames.update(blackBox: next.blackBoxSettings(kiosk: settings, text: text), restarted: restarted)
         frames.update(metricsFile: next.metrics.path.isEmpty ? nil : next.metrics.path,
                       metricsIntervalSeconds: next.metrics.intervalSeconds,
                       schedule: next.schedule(wallClock: wallClock))

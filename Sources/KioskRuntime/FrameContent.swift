@@ -41,10 +41,17 @@ public protocol FrameContent: AnyObject {
     /// Finished visits and converted demos since the last call (`endingVisit`: the one in
     /// progress too); nil: not a kiosk.
     func takeVisitorEvents(endingVisit: Bool) -> VisitorEvents?
+    /// The latest moment a replay could start from exactly (the black box starts a segment
+    /// there); nil: none, or not a kiosk.
+    var restartPoint: KioskApp.RestartPoint? { get }
+    /// The state as `replay` writes it (JSON), for a black-box dump; nil: not a kiosk.
+    var stateText: String? { get }
 }
 
 public extension FrameContent {
     var visitorCounts: VisitorCounts? { nil }
     func displayPower(on: Bool, opening: Bool) {}
     func takeVisitorEvents(endingVisit: Bool) -> VisitorEvents? { nil }
+    var restartPoint: KioskApp.RestartPoint? { nil }
+    var stateText: String? { nil }
 }

@@ -14,8 +14,8 @@ import Trace
 /// The kiosk's runtime: one loop that the stand (`run`), the test pattern (`pattern`),
 /// `replay` and the tests all drive. It owns the display and its pacing, touch input,
 /// motion sensors, the clock, the console, systemd's readiness and watchdog, the recorder,
-/// first-frame and summary logging, and leaving on SIGTERM, SIGINT, SIGHUP or SIGQUIT
-/// (SIGUSR1: a status line).
+/// first-frame and summary logging, the black box, and leaving on SIGTERM, SIGINT, SIGHUP
+/// or SIGQUIT (SIGUSR1: a status line and a black-box dump; SIGUSR2: a screenshot).
 ///
 /// One wake-up, whatever woke it (touch, flip event, timer, sensor):
 /// 1. touch frames that arrived are handled at their own times (the content is advanced
@@ -42,6 +42,10 @@ public final class FrameLoop {
     private var input: TouchInput?
     private var sensors: MotionSensors?
     private var recorder: TraceRecorder?
+    private var blackBox: BlackBox?
+    private var lastRestartPoint: KioskApp.RestartPoint?
+    /// When the last frame went out while something moved (the next one is due soon).
+    private var animatingSince: Microseconds?
     private var wakeTimer: LoopTimer?
     private var sensorTimer: LoopTimer?
     private var sensorReaders: [Int32: UInt64] = [:]
@@ -86,6 +90,7 @@ public final class FrameLoop {
         try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1, SIGUSR2]) { [unowned(unsafe) self] signal in
             if signal == SIGUSR1 {
                 self.say("SIGUSR1: " + self.statusLine())
+                self.dumpBlackBox(reason: "sigusr1")
                 return
             }
             if signal == SIGUSR2 {
@@ -141,6 +146,7 @@ public final class FrameLoop {
         contentStart = clock.now
         health.displayOn = true
         content.attach(to: display, at: contentStart)
+        startBlackBox()
         wakeTimer = try loop.addTimer {}
         try startHousekeeping()
         recorder?.begin(at: contentStart)
@@ -197,9 +203,10 @@ public final class FrameLoop {
             // Input before time: the content reaches the frame's own time, then takes it.
             let at = max(frame.time, content.now)
             content.advance(to: at)
+            followRestartPoint(exact: true)
             for e in frame.events {
                 if e.phase == .down { summary.touches += 1; touchesSeen += 1; health.touchDown(device: e.device, at: e.time) }
-                recorder?.record(.touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y), at: at)
+                note(.touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y), at: at)
             }
             content.handle(frame)
         case .key(let k):
@@ -245,16 +252,24 @@ public final class FrameLoop {
     /// The samples of one sensor read, each at its own time, as a replay applies them.
     private func apply(_ update: MotionUpdate) {
         guard let sensors else { return }
-        for reading in update.read {
+        for (i, reading) in update.read.enumerated() {
             let v = reading.sample.vector
             let at = max(reading.sample.time, content.now)
-            recorder?.record(update.direct ? .gravity(x: v.x, y: v.y, z: v.z) : .accel(x: v.x, y: v.y, z: v.z), at: at)
+            // Deadlines up to this sample first: a restart point they reach comes after it in
+            // the black box (the pipeline has already taken it), exactly only when the
+            // pipeline took nothing later and it finished no shake.
+            content.advance(to: at)
+            note(update.direct ? .gravity(x: v.x, y: v.y, z: v.z) : .accel(x: v.x, y: v.y, z: v.z), at: at)
+            var shook = false
+            if case .accepted(let shake) = reading.outcome, shake != nil { shook = true }
+            followRestartPoint(exact: i == update.read.count - 1 && !shook)
             applyMotion(reading, altitude: sensors.altitude, at: at)
         }
         for p in update.pressures {
             let at = max(p.time, content.now)
-            recorder?.record(.pressure(kpa: p.kilopascals), at: at)
             content.advance(to: at)
+            followRestartPoint(exact: true)
+            note(.pressure(kpa: p.kilopascals), at: at)
         }
         if update.altitudeChanged { content.motion(gravity: sensors.worldGravity, altitude: sensors.altitude) }
     }
@@ -276,7 +291,8 @@ public final class FrameLoop {
         serviceSensors()
         guard let display else { return }
         content.advance(to: clock.now)
-        if let schedule = settings.schedule, !followOpeningHours(schedule, display: display) { return }
+        followRestartPoint(exact: true)
+        if let schedule = settings.schedule, !followOpeningHours(schedule, display: display) { animatingSince = nil; return }
         switch display.frameDecision() {
         case .waitForFlip:
             return  // the flip event wakes the loop
@@ -297,6 +313,7 @@ public final class FrameLoop {
             do { try display.present(damage: damage) } catch {
                 log.error("\(error)")
                 health.displayOn = false
+                dumpBlackBox(reason: "display-error")
                 loop.stop()
                 return
             }
@@ -307,6 +324,7 @@ public final class FrameLoop {
             // legacy modesetting) sends no flip event.
             if display.framesShown > shownBefore { frameShown() }
         }
+        watchForStall(frameBegan: begin)
         scheduleNext()
     }
 
@@ -375,6 +393,7 @@ public final class FrameLoop {
         guard let display else { return }
         do { _ = try display.readFlipEvents() } catch {
             log.error("\(error)")
+            dumpBlackBox(reason: "display-error")
             loop.stop()
             return
         }
@@ -400,6 +419,81 @@ public final class FrameLoop {
 
     private func announceReady(status: String) {
         try? settings.notifier?.ready(status: status)
+    }
+
+    // MARK: Black box
+
+    private func startBlackBox() {
+        guard var box = settings.blackBox, let display else { blackBox = nil; return }
+        box.header.width = display.screen.portraitWidth
+        box.header.height = display.screen.portraitHeight
+        box.header.rotation = display.screen.rotation.rawValue
+        blackBox = BlackBox(settings: box)
+        lastRestartPoint = nil
+        followRestartPoint(exact: true)
+    }
+
+    /// A reloaded configuration's black box. When the kiosk started again (`restarted`), what
+    /// was kept belongs to the old settings and goes; otherwise it is kept and only the
+    /// settings written with the next dump change.
+    public func update(blackBox box: BlackBoxSettings?, restarted: Bool) {
+        let before = blackBox
+        settings.blackBox = box
+        if restarted || box == nil || before == nil || before?.settings.window != box?.window || before?.settings.capacity != box?.capacity {
+            startBlackBox()
+        } else if let before, var box {
+            box.header.width = before.settings.header.width
+            box.header.height = before.settings.header.height
+            box.header.rotation = before.settings.header.rotation
+            before.settings = box
+        }
+    }
+
+    /// What the loop handled, for `--record` and the black box alike.
+    private func note(_ payload: TraceRecord.Payload, at time: Microseconds) {
+        recorder?.record(payload, at: time)
+        blackBox?.record(payload, at: time)
+    }
+
+    /// A new restart point of the content starts a black-box segment, when the loop is at a
+    /// place a replay can start from exactly (`exact`); the shake window restarts with it.
+    private func followRestartPoint(exact: Bool) {
+        guard let box = blackBox, let point = content.restartPoint, point != lastRestartPoint else { return }
+        lastRestartPoint = point
+        guard exact else { return }
+        box.begin(BlackBoxRing.Start(point: point, motion: sensors?.pipeline.snapshot))
+        sensors?.restartShakeWindow()
+    }
+
+    /// A frame that took too long, or came too long after the last while something moved,
+    /// writes a dump (at most one per quiet time).
+    private func watchForStall(frameBegan begin: Microseconds) {
+        guard let box = blackBox, let limit = box.settings.stall else { return }
+        let now = clock.now
+        let waited = animatingSince.map { begin - $0 } ?? 0
+        let took = now - begin
+        animatingSince = content.isAnimating ? now : nil
+        guard took > limit || waited > limit else { return }
+        if let last = box.lastStallDump, now - last < box.settings.stallQuiet { return }
+        box.lastStallDump = now
+        log.warning("frame stall: \(fixed1(Double(max(took, waited)) / 1000)) ms \(took > limit ? "drawing a frame" : "between frames")")
+        dumpBlackBox(reason: "stall")
+    }
+
+    /// Writes the black box's dump now (SIGUSR1, a stall, a fatal error) and says where;
+    /// nil when there is no black box or writing failed (said too).
+    @discardableResult
+    public func dumpBlackBox(reason: String) -> BlackBoxDump? {
+        guard let box = blackBox else { return nil }
+        do {
+            let dump = try box.dump(reason: reason, now: content.now, state: content.stateText ?? "{}",
+                                    screen: display?.backBuffer, system: settings.system)
+            say("black box: \(dump.records) records written to \(dump.folder)" + (dump.replaysExactly ? "" : " (partial: it starts mid-visit)"))
+            return dump
+        } catch {
+            log.warning("black box: cannot write to \(box.settings.folder): \(error)")
+            return nil
+        }
     }
 
     // MARK: Housekeeping
@@ -578,6 +672,8 @@ public struct FrameLoopSettings {
     public var schedule: StandSchedule?
     /// Where SIGUSR2 writes a PNG of the screen (`motionkiosk screenshot` asks for it).
     public var screenshotFile: String?
+    /// The black box (last minutes in RAM, dumps on SIGUSR1, stalls and fatal errors); nil: off.
+    public var blackBox: BlackBoxSettings?
     /// Backlights switched with the display (a DSI panel's); nil: none.
     public var backlights: Backlights?
     /// Where the anonymous visitor statistics are appended (every few minutes while people

@@ -44,6 +44,8 @@ public final class KioskScene: FrameContent {
 
     public var now: Microseconds { app?.now ?? 0 }
     public var visitorCounts: VisitorCounts? { app?.visitorCounts }
+    public var restartPoint: KioskApp.RestartPoint? { app?.restartPoint }
+    public var stateText: String? { app?.state().serialized() }
     public func takeVisitorEvents(endingVisit: Bool) -> VisitorEvents? { app?.takeVisitorEvents(endingVisit: endingVisit) }
     public func displayPower(on: Bool, opening: Bool) {
         app?.displayPowerChanged(on: on, opening: opening)

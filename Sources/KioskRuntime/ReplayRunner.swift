@@ -35,10 +35,19 @@ public final class ReplayRunner {
     /// `display` should let every frame out at once (a `VirtualPanel` without a clock): the
     /// runner paces frames on its virtual clock.
     /// `schedule`: opening hours on the virtual clock (its wall clock counts from the start).
+    /// `resuming`: a black-box trace's starting point (the kiosk and the motion pipeline
+    /// start where the stand was; `settings.seed` should be the trace's).
     public init(settings: KioskApp.Settings, display: any Display, fonts: FontSet, log: Log,
-                motion: MotionSettings = MotionSettings(), schedule: StandSchedule? = nil) throws(SystemError) {
+                motion: MotionSettings = MotionSettings(), schedule: StandSchedule? = nil,
+                resuming: TraceResumePoint? = nil) throws(SystemError) {
         self.display = display
-        self.motion = MotionPipeline(settings: motion)
+        var settings = settings
+        if let resuming {
+            settings.resuming = resuming.kioskResumption
+            self.motion = MotionPipeline(settings: motion, resuming: resuming.motionSnapshot)
+        } else {
+            self.motion = MotionPipeline(settings: motion)
+        }
         loop = try EventLoop(events: events)
         let scene = KioskScene(settings: settings, fonts: fonts, log: log)
         var quiet = FrameLoopSettings()
@@ -48,6 +57,10 @@ public final class ReplayRunner {
         try frames.start(display: display)
         guard let app = scene.app else { fatalError("a KioskScene has its app once attached") }
         self.app = app
+        // The stand's sample that reached the restart point gave the kiosk this gravity next.
+        if let resuming, resuming.filteredGravity != nil, self.motion.worldGravity != resuming.appGravity {
+            scene.motion(gravity: self.motion.worldGravity, altitude: nil)
+        }
     }
 
     /// Runs the whole trace; `checkpoint` is called at each checkpoint record. Errors thrown

@@ -112,6 +112,23 @@ extension KioskConfiguration {
     }
 }
 
+extension KioskConfiguration {
+    /// The black box as `[blackbox]` sets it, its traces headed for `kiosk` (the screen is
+    /// added when the display is chosen); nil when it is off. `text`: the file as read, copied
+    /// into each dump.
+    public func blackBoxSettings(kiosk: KioskApp.Settings, text: String?) -> BlackBoxSettings? {
+        guard !blackBox.folder.isEmpty else { return nil }
+        var b = BlackBoxSettings()
+        b.folder = blackBox.folder
+        b.window = Microseconds(blackBox.minutes) * 60_000_000
+        b.keep = blackBox.keep
+        b.stall = blackBox.stallMilliseconds == 0 ? nil : Microseconds(blackBox.stallMilliseconds) * 1000
+        b.header = TraceHeader(kiosk: kiosk, motion: motionSensors)
+        b.configurationText = text
+        return b
+    }
+}
+
 extension TraceHeader {
     /// What a recording must carry for `replay` to run as the stand ran: the exhibit, its
     /// timers and seed, and the settings that shape motion (the screen is added once the
@@ -127,5 +144,31 @@ extension TraceHeader {
         gravityTimeConstantMilliseconds = motion.gravityTimeConstant * 1000
         shakeThreshold = motion.shakeThreshold
         stuckAfterMilliseconds = motion.stuckAfter.map { Double($0) / 1000 } ?? 0
+    }
+}
+
+extension TraceHeader {
+    /// The kiosk as the header says the stand ran `exhibit` ("launcher": the whole kiosk):
+    /// locked or not (`keepLock`: false when someone chose the exhibit), its idle and
+    /// attract times, its seed (unless `seed` overrides it).
+    public func replaySettings(exhibit: String, width: Int, height: Int, seed override: UInt64? = nil, keepLock: Bool = true) -> KioskApp.Settings {
+        var settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: override ?? seed ?? 1)
+        func duration(_ ms: Double) -> Microseconds? { ms > 0 ? Microseconds(ms * 1000) : nil }
+        if locked == true && keepLock && exhibit != "launcher" {
+            settings.locked = exhibit
+            settings.initialExhibit = nil
+        }
+        if let ms = idleMilliseconds, locked == true || exhibit == "launcher" { settings.idleTimeout = duration(ms) }
+        if let ms = attractMilliseconds, exhibit == "launcher" { settings.attractAfter = duration(ms) }
+        return settings
+    }
+
+    /// The motion filtering the header names (defaults for what it does not).
+    public var motionSettings: MotionSettings {
+        var motion = MotionSettings()
+        if let ms = gravityTimeConstantMilliseconds { motion.gravityTimeConstant = ms / 1000 }
+        if let threshold = shakeThreshold { motion.shakeThreshold = threshold }
+        if let ms = stuckAfterMilliseconds { motion.stuckAfter = ms > 0 ? Microseconds(ms * 1000) : nil }
+        return motion
     }
 }

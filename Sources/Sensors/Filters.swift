@@ -8,7 +8,8 @@ public struct GravityFilter: Sendable {
     public var timeConstant: Double
     public private(set) var gravity: Vec3?
     public private(set) var linearAcceleration: Vec3 = .zero
-    private var lastTime: Microseconds?
+    /// The last sample's time: the next sample's weight depends on the gap since.
+    public private(set) var lastTime: Microseconds?
 
     public init(timeConstant: Double = 0.1) {
         precondition(timeConstant >= 0 && timeConstant.isFinite, "time constant must be ≥ 0 s")
@@ -28,6 +29,12 @@ public struct GravityFilter: Sendable {
         lastTime = s.time
         linearAcceleration = s.vector - gravity!
         return gravity!
+    }
+
+    /// Carries on from another filter's output (a replay starting mid-run).
+    public mutating func resume(gravity: Vec3, lastTime: Microseconds) {
+        self.gravity = gravity
+        self.lastTime = lastTime
     }
 
     /// Jumps to `s` (a synthetic source's exact value: nothing to smooth).
@@ -77,7 +84,8 @@ public struct ShakeDetector: Sendable {
     private var accelerating: [Bool] = []
     private var head = 0
     private var acceleratingCount = 0
-    private var quietUntil: Microseconds = .min
+    /// After a shake, nothing more is reported before this.
+    public private(set) var quietUntil: Microseconds = .min
 
     /// `threshold` in m/s²: 11 light, 13 medium (default), 15 hard.
     public init(threshold: Double = 13, window: Microseconds = 500_000, minimumSpan: Microseconds = 250_000,
@@ -111,6 +119,13 @@ public struct ShakeDetector: Sendable {
         clear()
         quietUntil = s.time + coolDown
         return ShakeEvent(time: s.time)
+    }
+
+    /// Starts the sliding window afresh, keeping the quiet time after a shake: what a replay
+    /// starting here can reproduce exactly.
+    public mutating func restartWindow(quietUntil: Microseconds) {
+        clear()
+        self.quietUntil = quietUntil
     }
 
     private mutating func clear() {

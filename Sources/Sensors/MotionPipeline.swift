@@ -54,6 +54,49 @@ public struct MotionPipeline: Sendable {
         altitudeEstimator = AltitudeEstimator(timeConstant: settings.altitudeTimeConstant)
     }
 
+    /// What a replay needs to go on from here exactly as this pipeline will: the filter's
+    /// output and its last sample's time, the stuck check's history and the quiet time
+    /// after a shake (the shake window restarts, see `restartShakeWindow`). Altitude is not
+    /// carried: a replay measures it from its first pressure reading.
+    public struct Snapshot: Equatable, Sendable {
+        public var gravity: Vec3?
+        public var gravityTime: Microseconds?
+        public var repeatedVector: Vec3?
+        public var repeatedSince: Microseconds
+        public var shakeQuietUntil: Microseconds?
+
+        public init(gravity: Vec3? = nil, gravityTime: Microseconds? = nil, repeatedVector: Vec3? = nil,
+                    repeatedSince: Microseconds = 0, shakeQuietUntil: Microseconds? = nil) {
+            self.gravity = gravity; self.gravityTime = gravityTime; self.repeatedVector = repeatedVector
+            self.repeatedSince = repeatedSince; self.shakeQuietUntil = shakeQuietUntil
+        }
+
+        /// The same moments on a clock `offset` later.
+        public func shifted(by offset: Microseconds) -> Snapshot {
+            Snapshot(gravity: gravity, gravityTime: gravityTime.map { $0 + offset }, repeatedVector: repeatedVector,
+                     repeatedSince: repeatedSince + offset, shakeQuietUntil: shakeQuietUntil.map { $0 + offset })
+        }
+    }
+
+    /// The pipeline as it stands, for a replay to start from (call `restartShakeWindow` at
+    /// the same moment so that the live run and the replay detect shakes alike).
+    public var snapshot: Snapshot {
+        Snapshot(gravity: gravityFilter.gravity, gravityTime: gravityFilter.lastTime, repeatedVector: validator.lastVector,
+                 repeatedSince: validator.sameSince,
+                 shakeQuietUntil: shakeDetector.quietUntil == .min ? nil : shakeDetector.quietUntil)
+    }
+
+    /// A pipeline going on from `snapshot` (a replay of a black-box dump).
+    public init(settings: MotionSettings, resuming snapshot: Snapshot) {
+        self.init(settings: settings)
+        if let g = snapshot.gravity, let t = snapshot.gravityTime { gravityFilter.resume(gravity: g, lastTime: t) }
+        validator.resume(lastVector: snapshot.repeatedVector, sameSince: snapshot.repeatedSince)
+        if let quiet = snapshot.shakeQuietUntil { shakeDetector.restartWindow(quietUntil: quiet) }
+    }
+
+    /// Forgets the samples in the shake window (a black box starts a segment here).
+    public mutating func restartShakeWindow() { shakeDetector.restartWindow(quietUntil: shakeDetector.quietUntil) }
+
     /// Filtered gravity (specific force), screen frame, m/s²; upright before any sample.
     public var gravity: Vec3 { gravityFilter.gravity ?? FixedDownGravity.vector }
     /// The dynamics world's gravity: (−gx, +gy)/9.80665 in y-down screen space (UIKit units).

@@ -160,6 +160,8 @@ public final class MotionSensors {
     public var validator: SampleValidator { pipeline.validator }
     /// Validator → gravity filter → shake detector, and altitude: shared with replay.
     public private(set) var pipeline: MotionPipeline
+    /// A black box starts a segment: see `MotionPipeline.restartShakeWindow`.
+    public func restartShakeWindow() { pipeline.restartShakeWindow() }
     /// True while the configured/auto accelerometer is missing and fixed down gravity stands in.
     public private(set) var isFallingBack = false
     /// Set-up notes (buffered → polled fallbacks, probes), for `devices` and logs.

@@ -21,8 +21,10 @@ public struct SampleValidator: Sendable {
     public private(set) var dropped: [BadSampleReason: Int] = [:]
     public var droppedTotal: Int { dropped.values.reduce(0, +) }
 
-    private var lastVector: Vec3?
-    private var sameSince: Microseconds = 0
+    /// The reading that keeps repeating, and since when: what a black-box trace carries so
+    /// that its replay judges "stuck" as the stand did.
+    public private(set) var lastVector: Vec3?
+    public private(set) var sameSince: Microseconds = 0
 
     public init(stuckAfter: Microseconds? = 10_000_000) { self.stuckAfter = stuckAfter }
 
@@ -44,6 +46,12 @@ public struct SampleValidator: Sendable {
 
     /// Forgets the history (a new source: its first readings are not "the same as before").
     public mutating func restart() { lastVector = nil }
+
+    /// Carries on from another validator's history (a replay starting mid-run).
+    public mutating func resume(lastVector: Vec3?, sameSince: Microseconds) {
+        self.lastVector = lastVector
+        self.sameSince = sameSince
+    }
 
     private mutating func count(_ r: BadSampleReason) -> BadSampleReason {
         dropped[r, default: 0] += 1

@@ -178,7 +178,39 @@ public struct TraceReader {
         }
         if object.has("shake_threshold") { h.shakeThreshold = try object.number("shake_threshold", in: 0...1000, at: self) }
         if object.has("stuck_after_ms") { h.stuckAfterMilliseconds = try object.number("stuck_after_ms", in: 0...86_400_000, at: self) }
+        if object.has("resume_elapsed_us") { h.resuming = try readResumePoint(object) }
         header = h
+    }
+
+    /// A black-box trace's starting point; every time within a hundred years of the start,
+    /// every vector component finite and within what a sensor or the world can hold.
+    private func readResumePoint(_ object: FieldReader) throws(TraceError) -> TraceResumePoint {
+        let span = Int(TraceRecord.longestTime)
+        func time(_ key: String) throws(TraceError) -> Int64 { Int64(try object.integer(key, in: -span...span, at: self)) }
+        func component(_ key: String) throws(TraceError) -> Double { try object.number(key, in: -1e6...1e6, at: self) }
+        func pair(_ x: String, _ y: String) throws(TraceError) -> Vec2? {
+            guard object.has(x) || object.has(y) else { return nil }
+            return Vec2(try component(x), try component(y))
+        }
+        func reading(_ x: String, _ y: String, _ z: String) throws(TraceError) -> TraceResumePoint.Reading? {
+            guard object.has(x) || object.has(y) || object.has(z) else { return nil }
+            return TraceResumePoint.Reading(try component(x), try component(y), try component(z))
+        }
+        var r = TraceResumePoint()
+        r.elapsed = try time("resume_elapsed_us")
+        guard r.elapsed >= 0 else { throw problem("field \"resume_elapsed_us\" must not be negative") }
+        if object.has("resume_idle_us") { r.idleFor = try time("resume_idle_us") }
+        guard r.idleFor >= 0 else { throw problem("field \"resume_idle_us\" must not be negative") }
+        if object.has("resume_attract") { r.attract = try object.string("resume_attract", at: self) }
+        r.language = try object.string("resume_language", at: self)
+        r.tiltReference = try pair("resume_tilt_x", "resume_tilt_y")
+        r.appGravity = try pair("resume_app_gx", "resume_app_gy") ?? Vec2(0, 1)
+        r.filteredGravity = try reading("resume_gx", "resume_gy", "resume_gz")
+        if object.has("resume_gravity_us") { r.filteredGravityTime = try time("resume_gravity_us") }
+        r.repeatedReading = try reading("resume_same_x", "resume_same_y", "resume_same_z")
+        if object.has("resume_same_since_us") { r.repeatedSince = try time("resume_same_since_us") }
+        if object.has("resume_shake_quiet_us") { r.shakeQuietUntil = try time("resume_shake_quiet_us") }
+        return r
     }
 
     func problem(_ text: String) -> TraceError {

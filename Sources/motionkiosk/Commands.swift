@@ -52,7 +52,7 @@ let motionKioskCommandLine = ToolSpec(
                     ]),
         CommandSpec(name: "replay", abstract: "Replay a trace on the virtual panel with a virtual clock; write a PNG and a state JSON at each checkpoint.",
                     discussion: "Exit status: 0 when the trace is done, 2 for a bad trace (the message names the line).",
-                    arguments: [ArgumentSpec("trace", help: "Trace file (JSON Lines), or with --demo nothing.", optional: true)],
+                    arguments: [ArgumentSpec("trace", help: "Trace file (JSON Lines), a black-box dump folder (its trace with its config.toml; the state at its \"blackbox\" checkpoint is compared with its state.json: exit 1 when they differ), or with --demo nothing.", optional: true)],
                     options: [
                         OptionSpec("demo", help: "Replay a built-in trace instead of a file: an exhibit's attract demo with a checkpoint every 0.5 s, or 'launcher' (each tile tapped in turn). For comparing builds and CPUs."),
                         OptionSpec("exhibit", help: "Exhibit to run, or 'launcher' for the whole kiosk from its launcher (idle timer included) (default: the trace header's, else launcher)."),
@@ -60,7 +60,7 @@ let motionKioskCommandLine = ToolSpec(
                         OptionSpec("seed", help: "Seed of the kiosk's random generator (default: the trace header's, else 1)."),
                         OptionSpec("config", help: "A stand's configuration file: the trace runs as that stand would run it (exhibit order and options, locked exhibit, idle and attract times, motion filtering), in place of the trace header's; --exhibit, --size and --seed still win."),
                         OptionSpec("start-time", help: "The stand's wall clock at the trace's start, local time, e.g. 2026-11-23T17:59:00: with --config, its opening hours apply on the virtual clock."),
-                        OptionSpec("out", help: "Folder for <checkpoint>.png and <checkpoint>.json (created if missing).", required: true),
+                        OptionSpec("out", help: "Folder for <checkpoint>.png and <checkpoint>.json (created if missing).", defaultText: "."),
                     ]),
         CommandSpec(name: "sensors", abstract: "Print live tilt, gravity, shake and altitude readings until Ctrl-C.",
                     discussion: "Lines show the screen-frame acceleration (m/s²; x → screen right, y → screen top, z out of the glass), the low-passed gravity, the dynamics world's gravity (UIKit units, y down) and the altitude relative to the start. Shakes print as they happen.",

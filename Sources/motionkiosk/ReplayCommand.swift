@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CommandLineParser
 import Diagnostics
 import Exhibits
@@ -14,12 +17,21 @@ import Trace
 /// `motionkiosk replay`: a trace (or a built-in demo) through the frame loop on a virtual
 /// clock; a PNG and the state JSON at each checkpoint. Exit 2 for a bad trace or option.
 func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
-    let trace = c.argument("trace"), demo = c.string("demo"), size = c.string("size"), chosenExhibit = c.string("exhibit")
+    var trace = c.argument("trace")
+    let demo = c.string("demo"), size = c.string("size"), chosenExhibit = c.string("exhibit")
     let out: String, seed: UInt64?
     do throws(CommandLineError) { out = try c.nonEmpty("out") ?? "."; seed = try c.unsigned("seed") } catch {
         printError(error.message)
         return 2
     }
+    // A black-box dump folder: its trace, run as its stand's configuration ran it, and its
+    // state to compare with.
+    var dump: String?
+    if let given = trace, isFolder(given) {
+        dump = given
+        trace = given + "/trace.jsonl"
+    }
+    let configFile = c.string("config") ?? dump.map { $0 + "/config.toml" }.flatMap { access($0, R_OK) == 0 ? $0 : nil }
     var fonts: FontSet
     do { fonts = try FontSet() } catch { throw KioskError("\(error)") }
     var header = TraceHeader()
@@ -61,7 +73,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         width = w; height = h
     }
     var stand: KioskConfiguration?
-    if let file = c.string("config") {
+    if let file = configFile {
         let loaded: KioskConfiguration
         do { loaded = try loadConfiguration(file) } catch {
             printError(error.description)
@@ -75,21 +87,11 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         printError("--exhibit '\(exhibit)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
         return 2
     }
-    var motion = MotionSettings()
-    if let ms = header.gravityTimeConstantMilliseconds { motion.gravityTimeConstant = ms / 1000 }
-    if let threshold = header.shakeThreshold { motion.shakeThreshold = threshold }
-    if let ms = header.stuckAfterMilliseconds { motion.stuckAfter = ms > 0 ? Microseconds(ms * 1000) : nil }
+    var motion = header.motionSettings
     do { try makeDirectories(out) } catch { throw KioskError("--out \(out): \(error)") }
 
-    var settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed ?? header.seed ?? 1)
     // A recording says how the stand ran: locked to one exhibit, its idle and attract times.
-    func duration(_ ms: Double) -> Microseconds? { ms > 0 ? Microseconds(ms * 1000) : nil }
-    if header.locked == true && chosenExhibit == nil && exhibit != "launcher" {
-        settings.locked = exhibit
-        settings.initialExhibit = nil
-    }
-    if let ms = header.idleMilliseconds, header.locked == true || exhibit == "launcher" { settings.idleTimeout = duration(ms) }
-    if let ms = header.attractMilliseconds, exhibit == "launcher" { settings.attractAfter = duration(ms) }
+    var settings = header.replaySettings(exhibit: exhibit, width: width, height: height, seed: seed, keepLock: chosenExhibit == nil)
     if let stand {
         stand.applyStand(to: &settings, exhibit: exhibit)
         stand.applyStand(to: &motion)
@@ -107,14 +109,16 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let runner: ReplayRunner
     do {
         runner = try ReplayRunner(settings: settings, display: panel, fonts: fonts, log: Log(minimum: .warning), motion: motion,
-                                  schedule: schedule)
+                                  schedule: schedule, resuming: header.resuming)
     } catch {
         throw KioskError("\(error)")
     }
     var written = 0
     var failure: String?
+    var dumpedState: String?
     let checkpoint = { (checkpoint: ReplayRunner.Checkpoint) in
         guard failure == nil else { return }
+        if checkpoint.name == "blackbox" { dumpedState = checkpoint.state.serialized() }
         let base = out + "/" + safeFileName(checkpoint.name)
         do throws(PNGError) { try writePNG(checkpoint.frame, to: base + ".png") } catch { failure = "\(error)"; return }
         do throws(TextFileError) { try writeTextFile(base + ".json", checkpoint.state.serialized() + "\n") } catch { failure = "\(error)"; return }
@@ -131,7 +135,45 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     if let failure { throw KioskError(failure) }
     print("replayed \(recordCount) records of \(source) on \(exhibit) at \(width)x\(height): \(runner.framesRendered) frames drawn, \(written) checkpoints in \(out)")
+    if let dump {
+        return compareWithDump(dump, replayed: dumpedState, exact: header.resuming != nil)
+    }
     return 0
+}
+
+/// A dump's state.json against the replay's state at its "blackbox" checkpoint: 0 when
+/// equal, 1 when not (with the first difference).
+private func compareWithDump(_ folder: String, replayed: String?, exact: Bool) -> Int32 {
+    let file = folder + "/state.json"
+    let stand: String
+    do { stand = try readTextFile(file) } catch {
+        printError("\(file): \(error)")
+        return 1
+    }
+    guard let replayed else {
+        printError("the trace has no \"blackbox\" checkpoint to compare with \(file)")
+        return 1
+    }
+    let expected = stand.hasSuffix("\n") ? String(stand.dropLast()) : stand
+    if replayed == expected {
+        print("the replay's state at \"blackbox\" equals the stand's (\(file))")
+        return 0
+    }
+    let a = Array(expected.utf8), b = Array(replayed.utf8)
+    var i = 0
+    while i < min(a.count, b.count), a[i] == b[i] { i += 1 }
+    func around(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes[max(0, i - 60)..<min(bytes.count, i + 60)], as: UTF8.self)
+    }
+    printError("the replay's state differs from \(file) at byte \(i)\(exact ? "" : " (the dump is partial: it starts mid-visit)"):")
+    printError("  stand:  …\(around(a))…")
+    printError("  replay: …\(around(b))…")
+    return 1
+}
+
+private func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
 }
 
 func parseSize(_ s: String) -> (Int, Int)? {

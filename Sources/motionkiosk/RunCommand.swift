@@ -70,6 +70,8 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.schedule = configuration.schedule(wallClock: StandSchedule.systemLocalTime(monotonicNow: { clock.now }))
     loopSettings.backlights = Backlights(system: LinuxSystem.shared)
     loopSettings.screenshotFile = serviceScreenshotFile
+    let configurationPath = c.string("config") ?? KioskConfiguration.defaultPath
+    loopSettings.blackBox = configuration.blackBoxSettings(kiosk: settings, text: try? readTextFile(configurationPath))
     if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
         // `motionkiosk screenshot` finds the service here.
         let pidFile = String(cString: runtime) + "/motionkiosk.pid"
