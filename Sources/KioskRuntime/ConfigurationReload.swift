@@ -21,6 +21,10 @@ public final class ConfigurationReload {
     private let wallClock: (Microseconds) -> CivilTime
     /// What the command line set over the file (`--exhibit`), applied again after a reload.
     private let commandLine: (inout KioskApp.Settings) -> Void
+    /// Called when [display], [input], [sensors] or [logging] changed: the kiosk starts
+    /// again in the same process (same pid, so systemd sees one reload) to re-open its
+    /// output and devices; nil: such changes wait for the next restart.
+    public var startAgainInPlace: (() -> Void)?
 
     public init(path: String, current: KioskConfiguration, scene: KioskScene, frames: FrameLoop, log: Log,
                 notifier: SystemdNotifier?, wallClock: @escaping (Microseconds) -> CivilTime,
@@ -33,7 +37,9 @@ public final class ConfigurationReload {
     @discardableResult
     public func reload() -> Bool {
         try? notifier?.reloading(monotonicMicroseconds: frames.clock.now)
-        defer { try? notifier?.ready(status: "configuration \(path)") }
+        // Starting again, the new process says READY after its first frame.
+        var startingAgain = false
+        defer { if !startingAgain { try? notifier?.ready(status: "configuration \(path)") } }
         let text: String
         do throws(TextFileError) { text = try readTextFile(path) } catch {
             log.error("reload refused: \(path): \(error); the running settings stay")
@@ -74,10 +80,16 @@ public final class ConfigurationReload {
         if next.input != current.input { later.append("[input]") }
         if next.sensors != current.sensors { later.append("[sensors]") }
         if next.logging != current.logging { later.append("[logging]") }
+        current = next
+        if !later.isEmpty, let startAgainInPlace {
+            log.info("reload: " + later.joined(separator: ", ") + " changed: the kiosk starts again in the same process to re-open its output and devices")
+            startingAgain = true
+            startAgainInPlace()
+            return true
+        }
         if !later.isEmpty {
             log.warning("reload: " + later.joined(separator: ", ") + " changed: applied at the next restart (systemctl restart motionkiosk)")
         }
-        current = next
         log.info("reload: \(path) applied")
         return true
     }

@@ -64,6 +64,9 @@ public final class FrameLoop {
     private var statistics: VisitorStatistics?
     /// Called on SIGHUP instead of leaving: `systemctl reload` re-reads the configuration.
     public var onReload: (() -> Void)?
+    /// The loop left so that the kiosk starts again in the same process (a reload that
+    /// changed the display): systemd hears no STOPPING.
+    public private(set) var startsAgain = false
     /// Opening hours: whether it was open at the last wake-up (nil before the first), and
     /// until when a touch keeps the display on while closed.
     private var wasOpen: Bool?
@@ -610,6 +613,14 @@ public final class FrameLoop {
         }
     }
 
+    /// Leaves the loop, gives the display and devices back, and marks the process for
+    /// starting again (`startsAgain`); the caller then replaces the process image.
+    public func leaveToStartAgain() {
+        startsAgain = true
+        say("leaving to start again")
+        loop.stop()
+    }
+
     /// Runs until leaving; then gives everything back (`finish`).
     public func run() throws(SystemError) {
         defer { finish() }
@@ -620,7 +631,7 @@ public final class FrameLoop {
     public func finish() {
         guard !finished else { return }
         finished = true
-        try? settings.notifier?.stopping()
+        if !startsAgain { try? settings.notifier?.stopping() }
         sensors?.close()
         recorder?.finish(at: content.now)
         flushVisitorStatistics(endingVisit: true)

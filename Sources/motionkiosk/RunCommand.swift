@@ -101,6 +101,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
                                          wallClock: StandSchedule.systemLocalTime(monotonicNow: { clock.now })) { s in
             if let lockedByFlag { s.locked = lockedByFlag }
         }
+        reload.startAgainInPlace = { frames.leaveToStartAgain() }
         frames.onReload = { reload.reload() }
         reloader = reload
     }
@@ -159,10 +160,23 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     defer { _ = hotplug }
     do { try frames.run() } catch { throw KioskError("\(error)") }
+    if frames.startsAgain { startAgainInPlace(log: log) }
     if let stateFile = c.string("state-file"), let app = scene.app {
         do { try writeTextFile(stateFile, app.state().serialized() + "\n") } catch { throw KioskError("--state-file \(stateFile): \(error)") }
     }
     return 0
+}
+
+/// Replaces this process with a fresh start of the same program and arguments (the display
+/// and devices are given back already; every descriptor is close-on-exec). The pid stays, so
+/// systemd's MainPID, notify access and watchdog carry on. Only returns when exec failed.
+private func startAgainInPlace(log: Log) {
+    let arguments = ["motionkiosk"] + processArguments()
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+    argv.append(nil)
+    execv("/proc/self/exe", &argv)
+    log.error("starting again failed: execv: \(String(cString: strerror(errno))); leaving for systemd to restart the kiosk")
+    exit(1)
 }
 
 func loadConfiguration(_ given: String?) throws(KioskError) -> KioskConfiguration {

@@ -72,4 +72,45 @@ import Testing
         #expect(afterBad == afterGood)
         #expect(reload.current.exhibits.order.count == 2)
     }
+
+    /// A changed [display] re-opens the output: the loop leaves to start again in the same
+    /// process (systemd hears no STOPPING and no READY from the old image); exhibit-only
+    /// changes never do.
+    @Test func aDisplayChangeLeavesToStartAgainInTheSameProcess() throws {
+        let path = "/tmp/motionkiosk-reload-display-\(getpid()).toml"
+        defer { unlink(path) }
+        let first = "[display]\nrotation = \"0\"\n"
+        writeConfig(path, first)
+        let configuration = try KioskConfiguration.parse(first, file: path)
+        let events = VirtualEvents()
+        let scene = KioskScene(settings: configuration.kioskSettings, fonts: try FontSet(), log: Log(minimum: .error))
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: Log(minimum: .error),
+                               content: scene, settings: quietSettings())
+        try frames.leaveOnSignals(orAfter: 10)
+        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
+        let reload = ConfigurationReload(path: path, current: configuration, scene: scene, frames: frames, log: Log(minimum: .error),
+                                         notifier: nil, wallClock: StandSchedule.fixedStart(CivilTime(day: 20_000, second: 43_200), origin: 0))
+        var asked = 0
+        reload.startAgainInPlace = { asked += 1; frames.leaveToStartAgain() }
+        frames.onReload = { reload.reload() }
+        var timers: [LoopTimer] = []
+        func at(_ t: Microseconds, _ action: @escaping () -> Void) throws {
+            let timer = try frames.loop.addTimer(action)
+            try timer.arm(after: t)
+            timers.append(timer)
+        }
+        try at(1_000_000) {
+            self.writeConfig(path, first + "[exhibits]\norder = [\"tilt-box\"]\n")
+            events.deliver(signal: SIGHUP)
+        }
+        try at(2_000_000) {
+            self.writeConfig(path, "[display]\nrotation = \"90\"\n[exhibits]\norder = [\"tilt-box\"]\n")
+            events.deliver(signal: SIGHUP)
+        }
+        try frames.run()
+        #expect(asked == 1, "only the display change starts the kiosk again")
+        #expect(frames.startsAgain)
+        #expect(events.now >= 2_000_000 && events.now < 10_000_000, "the loop left at the reload, not at its end")
+        #expect(reload.current.display.rotation == .r90)
+    }
 }
