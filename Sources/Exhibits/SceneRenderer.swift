@@ -93,10 +93,7 @@ public final class SceneRenderer {
                 }
             }
         }
-        if tilesMarked {
-            dirtyTiles.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
-            tilesMarked = false
-        }
+        if tilesMarked { clearTiles() }
         canvas.clip = nil
         canvas.resetDamage()
         previous = commands
@@ -189,7 +186,30 @@ public final class SceneRenderer {
     /// on a grid of tiles and repainted as runs of dirty tiles, so that a few moving shapes
     /// on a busy screen repaint where they are and not the union of everything.
     private func coalesced() -> [PixelRect] {
-        if damage.count <= maxDamageRects { return mergedOverlapping(damage) }
+        if damage.count <= maxDamageRects {
+            // Merging chains through a pile of touching shapes to its whole bounding box: when
+            // that repaints (and copies) far more than the shapes' tiles, the tiles win.
+            let merged = mergedOverlapping(damage)
+            let mergedArea = merged.reduce(0) { $0 + $1.width * $1.height }
+            let t = SceneRenderer.tileSize
+            guard merged.count > 1 || damage.count > 1, mergedArea > 4 * t * t else { return merged }
+            let tiled = dirtyTileRuns()
+            let tiledArea = tiled.reduce(0) { $0 + $1.width * $1.height }
+            if tiledArea * 4 < mergedArea * 3 { return tiled }
+            clearTiles()
+            return merged
+        }
+        return dirtyTileRuns()
+    }
+
+    private func clearTiles() {
+        dirtyTiles.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        tilesMarked = false
+    }
+
+    /// The damage marked on the tile grid, as runs of dirty tiles per row (a run that repeats
+    /// the row above grows down).
+    private func dirtyTileRuns() -> [PixelRect] {
         let t = SceneRenderer.tileSize
         let columns = (canvas.width + t - 1) / t, rows = (canvas.height + t - 1) / t
         if dirtyTiles.count != columns * rows { dirtyTiles = [Bool](repeating: false, count: columns * rows) }

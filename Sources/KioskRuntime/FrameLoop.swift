@@ -44,6 +44,9 @@ public final class FrameLoop {
     private var recorder: TraceRecorder?
     private var blackBox: BlackBox?
     private var lastRestartPoint: KioskApp.RestartPoint?
+    /// Touch slots with a finger down (a resting stand polls its accelerometer slowly only
+    /// while this is empty).
+    private var slotsDown: Set<Int> = []
     /// When the last frame went out while something moved (the next one is due soon).
     private var animatingSince: Microseconds?
     private var wakeTimer: LoopTimer?
@@ -210,7 +213,13 @@ public final class FrameLoop {
             for e in frame.events {
                 if e.phase == .down { summary.touches += 1; touchesSeen += 1; health.touchDown(device: e.device, at: e.time) }
                 note(.touch(phase: e.phase, id: e.slot, x: e.position.x, y: e.position.y), at: at)
+                switch e.phase {
+                case .down: slotsDown.insert(e.slot)
+                case .up, .cancel: slotsDown.remove(e.slot)
+                case .move: break
+                }
             }
+            sensors?.fingersDown = !slotsDown.isEmpty
             content.handle(frame)
         case .key(let k):
             guard k.pressed, let command = k.command else { return }
@@ -233,6 +242,8 @@ public final class FrameLoop {
             log.warning(InputEvent.permissionMessage(path))
         case .deviceRemoved(let id):
             health.deviceRemoved(id)
+            slotsDown.removeAll()
+            sensors?.fingersDown = false
             content.deviceRemoved(id, at: content.now)
         }
     }

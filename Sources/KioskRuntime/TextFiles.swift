@@ -79,6 +79,14 @@ public func safeFileName(_ name: String) -> String {
     return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
 }
 
+/// Whether `path` is a folder (following links).
+public func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return false }
+    // As in readTextFile: the S_IF* constants' type differs between Glibc modules.
+    return UInt32(truncatingIfNeeded: info.st_mode) & UInt32(truncatingIfNeeded: S_IFMT) == UInt32(truncatingIfNeeded: S_IFDIR)
+}
+
 public func makeDirectories(_ path: String) throws(TextFileError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for part in path.split(separator: "/") {

@@ -19,7 +19,17 @@ public func rotateCopy(from source: PixelBuffer, rects: [PixelRect], to destinat
         if r.isEmpty { continue }
         switch format {
         case .xrgb8888:
-            copyRect(source, r, destination, pitch, transform, XRGBStore())
+            if transform.rotation == .r90 || transform.rotation == .r270 {
+                // 4×4 blocks turned in vector registers, the odd edges one pixel at a time.
+                let inner = PixelRect(x: r.x, y: r.y, width: r.width & ~3, height: r.height & ~3)
+                quarterTurnBlocks(source, inner, destination, pitch, transform)
+                for edge in [PixelRect(x: inner.maxX, y: r.y, width: r.maxX - inner.maxX, height: r.height),
+                             PixelRect(x: r.x, y: inner.maxY, width: inner.width, height: r.maxY - inner.maxY)] where !edge.isEmpty {
+                    copyRect(source, edge, destination, pitch, transform, XRGBStore())
+                }
+            } else {
+                copyRect(source, r, destination, pitch, transform, XRGBStore())
+            }
         case .rgb565:
             copyRect(source, r, destination, pitch, transform, RGB565Store())
         }
@@ -36,6 +46,69 @@ struct XRGBStore: ScanoutStore {
 }
 struct RGB565Store: ScanoutStore {
     @inline(__always) func convert(_ p: UInt32) -> UInt16 { rgb565(xrgb: p) }
+}
+
+// Tiles of 64×64 portrait pixels for the block turn: a tile's 16 kB of source stays in L1
+// while its 64 destination rows each get 256 bytes of consecutive stores (measured best of
+// 4–64 × 8–480 at 480×800 on x86_64).
+private let blockTile = 64
+
+@inline(__always) private func load4(_ p: UnsafePointer<UInt32>) -> SIMD4<UInt32> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt32>.self)
+}
+@inline(__always) private func store4(_ p: UnsafeMutablePointer<UInt32>, _ v: SIMD4<UInt32>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, toByteOffset: 0, as: SIMD4<UInt32>.self)
+}
+
+/// A quarter turn of `r` (width and height multiples of 4) in 4×4 blocks: four source rows
+/// of four pixels are loaded, transposed in registers and stored as four panel rows of four
+/// pixels, so loads and stores both go sixteen bytes at a time (vectorised on x86_64 and
+/// aarch64 alike).
+private func quarterTurnBlocks(_ src: PixelBuffer, _ r: PixelRect, _ dst: UnsafeMutableRawPointer, _ pitch: Int, _ t: ScreenTransform) {
+    if r.isEmpty { return }
+    let sstride = src.strideBytes / 4
+    let sbase = UnsafePointer(src.bytes.assumingMemoryBound(to: UInt32.self))
+    let pw = t.portraitWidth, ph = t.portraitHeight
+    let turn90 = t.rotation == .r90
+    var yTop = r.y
+    while yTop < r.maxY {
+        let yEnd = min(yTop + blockTile, r.maxY)
+        var xLeft = r.x
+        while xLeft < r.maxX {
+            let xEnd = min(xLeft + blockTile, r.maxX)
+            var x = xLeft
+            while x < xEnd {
+                // Panel rows for portrait columns x…x+3: down the panel for 90°, up for 270°.
+                let row0 = turn90 ? x : pw &- 1 &- x
+                let rowStep = turn90 ? pitch : -pitch
+                let d0 = dst + row0 &* pitch
+                var y = yTop
+                while y < yEnd {
+                    let s = sbase + y &* sstride + x
+                    let a = load4(s), b = load4(s + sstride), c = load4(s + 2 &* sstride), e = load4(s + 3 &* sstride)
+                    if turn90 {
+                        // Panel x = ph−1−y: the block's rows land right to left.
+                        let d = (d0 + (ph &- 4 &- y) &* 4).assumingMemoryBound(to: UInt32.self)
+                        store4(d, SIMD4(e[0], c[0], b[0], a[0]))
+                        store4((UnsafeMutableRawPointer(d) + rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(e[1], c[1], b[1], a[1]))
+                        store4((UnsafeMutableRawPointer(d) + 2 &* rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(e[2], c[2], b[2], a[2]))
+                        store4((UnsafeMutableRawPointer(d) + 3 &* rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(e[3], c[3], b[3], a[3]))
+                    } else {
+                        // Panel x = y: the block's rows land left to right.
+                        let d = (d0 + y &* 4).assumingMemoryBound(to: UInt32.self)
+                        store4(d, SIMD4(a[0], b[0], c[0], e[0]))
+                        store4((UnsafeMutableRawPointer(d) + rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(a[1], b[1], c[1], e[1]))
+                        store4((UnsafeMutableRawPointer(d) + 2 &* rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(a[2], b[2], c[2], e[2]))
+                        store4((UnsafeMutableRawPointer(d) + 3 &* rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(a[3], b[3], c[3], e[3]))
+                    }
+                    y &+= 4
+                }
+                x &+= 4
+            }
+            xLeft = xEnd
+        }
+        yTop = yEnd
+    }
 }
 
 // Tile edge in pixels: 16 destination pixels (64 bytes of XRGB8888: one cache line / one

@@ -19,7 +19,11 @@ public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendab
     public let capacity: Int
     private let now: @Sendable () -> Microseconds
     private var mutex = pthread_mutex_t()
+    /// Wakes the reader early: a new pace, or closing.
+    private var wake = pthread_cond_t()
     // Guarded by `mutex`:
+    private var pace: Microseconds
+    private var paceChanges = 0
     private var queue: [AccelerationSample] = []
     private var failures = 0
     private var lastFailure: SensorReadError?
@@ -29,7 +33,7 @@ public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendab
     private var thread: pthread_t?
 
     public var name: String { inner.name + " on a reader thread" }
-    /// The main loop drains at the inner source's rate.
+    /// The main loop drains at the inner source's rate (`MotionSensors` slows both at rest).
     public var cadence: SampleCadence { .poll(interval) }
     public var frame: SampleFrame { inner.frame }
 
@@ -38,9 +42,16 @@ public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendab
         guard case .poll(let i) = inner.cadence else { preconditionFailure("only polled sources need a reader thread") }
         self.inner = inner
         self.interval = i
+        pace = i
         self.now = now
         self.capacity = capacity
         pthread_mutex_init(&mutex, nil)
+        // Timed waits on the monotonic clock, the one `now` reads.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(&wake, &attributes)
+        pthread_condattr_destroy(&attributes)
         let context = Unmanaged.passRetained(self).toOpaque()
         var tid = pthread_t()
         let r = pthread_create(&tid, nil, { context in
@@ -60,6 +71,7 @@ public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendab
 
     deinit {
         close()
+        pthread_cond_destroy(&wake)
         pthread_mutex_destroy(&mutex)
     }
 
@@ -85,16 +97,34 @@ public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendab
             if case .gone? = failure { gone = true; finished = true } else { gone = false }
             pthread_mutex_unlock(&mutex)
             if gone { break }
-            next += interval
-            let wait = next - now()
-            if wait > 0 {
-                var ts = timespec(tv_sec: Int(wait / 1_000_000), tv_nsec: Int(wait % 1_000_000) * 1000)
-                var rest = timespec()
-                while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
-            } else {
-                next = now()  // fell behind (slow reads): do not try to catch up
+            pthread_mutex_lock(&mutex)
+            next += pace
+            let seen = paceChanges
+            // Sleep until the next read, or until the pace changes (a stand at rest starts
+            // moving: read at once) or the source closes.
+            while !stopping && paceChanges == seen {
+                let wait = next - now()
+                if wait <= 0 { break }
+                let deadline = now() + wait
+                var ts = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1000)
+                _ = pthread_cond_timedwait(&wake, &mutex, &ts)
             }
+            if paceChanges != seen || next < now() { next = now() }  // never try to catch up
+            pthread_mutex_unlock(&mutex)
         }
+    }
+
+    /// Reads every `microseconds` from now on (at least the source's own interval); a
+    /// change wakes the reader at once.
+    public func setPace(_ microseconds: Microseconds) {
+        pthread_mutex_lock(&mutex)
+        let new = max(interval, microseconds)
+        if new != pace {
+            pace = new
+            paceChanges += 1
+            pthread_cond_signal(&wake)
+        }
+        pthread_mutex_unlock(&mutex)
     }
 
     public func read(now: Microseconds, into samples: inout [AccelerationSample]) throws(SensorReadError) {
@@ -117,6 +147,7 @@ public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendab
         thread = nil
         pthread_mutex_lock(&mutex)
         stopping = true
+        pthread_cond_signal(&wake)
         pthread_mutex_unlock(&mutex)
         pthread_join(t, nil)
         inner.close()

@@ -114,6 +114,14 @@ public struct MotionSensorConfiguration: Sendable {
         m.altitudeTimeConstant = altitudeTimeConstant
         return m
     }
+    /// A polled accelerometer is read this often while the stand rests (no reading moved by
+    /// more than `restThreshold` for `restAfter` and no finger is down): a kiosk at rest
+    /// wakes a few times a second instead of a hundred. The first movement or touch
+    /// brings the full rate back.
+    public var restingPollInterval: Microseconds = 250_000
+    public var restAfter: Microseconds = 3_000_000
+    /// m/s²: above a still sensor's noise, below a visitor's smallest tilt (0.06 g).
+    public var restThreshold = 0.3
     /// Rescan after a loss: first after this long, then doubling up to `maximumRetryInterval`.
     public var retryInterval: Microseconds = 1_000_000
     public var maximumRetryInterval: Microseconds = 30_000_000
@@ -180,6 +188,15 @@ public final class MotionSensors {
     /// (one never seen is looked for only on `rescan`).
     private var barometerLost = false
     private var scratch: [AccelerationSample] = []
+    /// The reading the stand last moved to, and when: rest is measured from there.
+    private var restReference: Vec3?
+    private var lastMovement: Microseconds = 0
+    /// Whether polling runs at the resting pace now.
+    public private(set) var isResting = false
+    /// A finger is on the glass (the frame loop says so): the visitor may tilt any moment.
+    public var fingersDown = false {
+        didSet { if fingersDown != oldValue { followRest(now: clock.now) } }
+    }
 
     public init(configuration: MotionSensorConfiguration, system: SystemCalls = LinuxSystem.shared, clock: Clock,
                 log: RateLimitedLog? = nil,
@@ -292,6 +309,8 @@ public final class MotionSensors {
                 accelerometer = found
                 isFallingBack = false
                 pipeline.sourceChanged()
+                restReference = nil
+                isResting = false
                 nextAccelerometerRead = now
                 retryDelay = configuration.retryInterval
                 log.always("motion: accelerometer back: \(found.name)")
@@ -319,8 +338,21 @@ public final class MotionSensors {
         accelerometer.close()
         accelerometer = FixedDownGravity()
         isFallingBack = true
+        restReference = nil
+        isResting = false
         retryDelay = configuration.retryInterval
         scheduleRetry(now: now)
+    }
+
+    /// Polls slowly while the stand rests, at the source's own rate otherwise.
+    private func followRest(now: Microseconds) {
+        guard case .poll(let interval) = accelerometer.cadence else { isResting = false; return }
+        let rest = !fingersDown && restReference != nil && now - lastMovement >= configuration.restAfter
+        guard rest != isResting else { return }
+        isResting = rest
+        let pace = rest ? max(interval, configuration.restingPollInterval) : interval
+        (accelerometer as? BackgroundPolledSource)?.setPace(pace)
+        if !rest { nextAccelerometerRead = min(nextAccelerometerRead, now) }
     }
 
     private func readAccelerometer(now: Microseconds, into update: inout MotionUpdate) {
@@ -328,7 +360,8 @@ public final class MotionSensors {
         if case .poll(let interval) = source.cadence {
             guard now >= nextAccelerometerRead else { return }
             // Keep the phase but never queue up missed polls.
-            nextAccelerometerRead = max(nextAccelerometerRead + interval, now + interval / 2)
+            let pace = isResting ? max(interval, configuration.restingPollInterval) : interval
+            nextAccelerometerRead = max(nextAccelerometerRead + pace, now + pace / 2)
         }
         scratch.removeAll(keepingCapacity: true)
         var failure: SensorReadError?
@@ -347,8 +380,13 @@ public final class MotionSensors {
                 update.samples.append(s)
                 update.gravityChanged = true
                 if let shake { update.shakes.append(shake) }
+                if restReference.map({ (s.vector - $0).length > configuration.restThreshold }) ?? true {
+                    restReference = s.vector
+                    lastMovement = s.time
+                }
             }
         }
+        followRest(now: now)
         switch failure {
         case .gone(let why)?:
             if source.kind == .fixedDown { break }

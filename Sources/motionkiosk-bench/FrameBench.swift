@@ -37,6 +37,11 @@ struct TouchScript {
     }
 }
 
+/// The exhibits the frame benchmark has a scene for: all five.
+enum FrameBenchScenes {
+    static let all = ["motion-cube", "circle-draw", "tilt-box", "newtons-cradle", "grid-block"]
+}
+
 /// One benchmark case: how to build the scene through touches.
 struct FrameCase {
     var exhibit: String
@@ -120,6 +125,32 @@ func motionCubeCase(width: Int, height: Int) -> FrameCase {
         let sides = itemBoxes(app).map { $0.side }
         let meanSide = sides.isEmpty ? 0 : sides.reduce(0, +) / Double(sides.count)
         return #""shapes":\#(itemCount(app)),"mean_side_px":\#(Int(meanSide.rounded()))"#
+    })
+}
+
+/// An exhibit's own attract demo on this screen, played up to its `release`-th lift of a
+/// finger; the measured frames are what follows (a box falling back, balls swinging, a block
+/// sliding), as a visitor watching the attract loop sees it.
+func demoCase(_ exhibit: String, width: Int, height: Int, release: Int, what: String) -> FrameCase? {
+    guard let type = ExhibitCatalog.type(named: exhibit) else { return nil }
+    let frames = type.demoFrames(width: width, height: height)
+    return FrameCase(exhibit: exhibit, build: { app, start in
+        var lifts = 0
+        for frame in frames {
+            let t = start + frame.time
+            var f = frame
+            f.time = t
+            for i in f.events.indices { f.events[i].time = t }
+            app.advance(to: t)
+            app.handle(f)
+            if f.events.contains(where: { $0.phase == .up }) {
+                lifts += 1
+                if lifts == release { return t }
+            }
+        }
+        return start + (frames.last?.time ?? 0)
+    }, describe: { app in
+        #""scene":"\#(what)","items":\#(itemCount(app))"#
     })
 }
 
@@ -269,7 +300,7 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
             return usage("unknown option '\(a)'")
         }
     }
-    if names.isEmpty { names = ["motion-cube", "circle-draw"] }
+    if names.isEmpty { names = FrameBenchScenes.all }
 
     let fonts: FontSet
     do { fonts = try FontSet() } catch {
@@ -282,8 +313,17 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
         switch name {
         case "motion-cube": frameCase = motionCubeCase(width: width, height: height)
         case "circle-draw": frameCase = circleDrawCase(width: width, height: height, seed: 7, upright: upright)
+        case "tilt-box":
+            guard let c = demoCase(name, width: width, height: height, release: 3, what: "dragged up and dropped") else { fallthrough }
+            frameCase = c
+        case "newtons-cradle":
+            guard let c = demoCase(name, width: width, height: height, release: 1, what: "one ball pulled out and let go") else { fallthrough }
+            frameCase = c
+        case "grid-block":
+            guard let c = demoCase(name, width: width, height: height, release: 2, what: "swiped right") else { fallthrough }
+            frameCase = c
         default:
-            FileHandleStderr.write("frame: no benchmark scene for exhibit '\(name)' (known: motion-cube, circle-draw)\n")
+            FileHandleStderr.write("frame: no benchmark scene for exhibit '\(name)' (known: \(FrameBenchScenes.all.joined(separator: ", ")))\n")
             status = 2
             continue
         }

@@ -171,10 +171,6 @@ private func compareWithDump(_ folder: String, replayed: String?, exact: Bool) -
     return 1
 }
 
-private func isFolder(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-}
 
 func parseSize(_ s: String) -> (Int, Int)? {
     let parts = s.split(separator: "x")

@@ -81,6 +81,29 @@ import Raster
     /// Still circles first, movers last, a bar of text on top: once the still prefix has lasted
     /// the window it is cached, damaged tiles come from the layer, and every frame still equals
     /// a full redraw; a still circle changing drops the layer, which then comes back.
+    /// A diagonal chain of touching shapes, each nudged: merging overlaps would grow to the
+    /// chain's bounding box (most of the screen); the tiles along the chain are repainted
+    /// instead, and the picture still equals a full redraw.
+    @Test func aChainOfMoversRepaintsItsTilesNotItsBoundingBox() {
+        let w = 480, h = 800
+        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        var list: [DrawCommand] = (0..<8).map { k in
+            .circle(center: Vec2(40 + Double(k) * 56, 60 + Double(k) * 96), radius: 50, color: Color(rgb: UInt32(0x204060 + k * 0x10)))
+        }
+        incremental.render(background: .white, commands: list)
+        for i in list.indices {
+            if case .circle(let c, let r, let color) = list[i] { list[i] = .circle(center: c + Vec2(1, 2), radius: r, color: color) }
+        }
+        let damage = incremental.render(background: .white, commands: list)
+        let area = damage.reduce(0) { $0 + $1.width * $1.height }
+        #expect(area < w * h / 2, "repainted \(area) of \(w * h) px in \(damage.count) rectangles")
+        full.render(background: .white, commands: list)
+        var differing = 0
+        for y in 0..<h { for x in 0..<w where full.canvas.pixel(x: x, y: y) != incremental.canvas.pixel(x: x, y: y) { differing += 1 } }
+        #expect(differing == 0)
+    }
+
     @Test func stillLayerFramesEqualAFullRedraw() {
         let w = 240, h = 320
         let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)

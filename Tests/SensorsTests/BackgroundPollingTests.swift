@@ -56,6 +56,24 @@ final class CountingSource: AccelerationSource, @unchecked Sendable {
         #expect(inner.readCount == after)
     }
 
+    /// At rest the reader sleeps for the slow pace; a faster pace wakes it at once.
+    @Test func aSlowPaceReadsRarelyAndAFastOneWakesTheReaderAtOnce() {
+        let inner = CountingSource(lifetime: 1_000_000)
+        let source = BackgroundPolledSource(inner, now: monotonicMicroseconds)
+        defer { source.close() }
+        usleep(20_000)
+        source.setPace(500_000)
+        usleep(30_000)   // the read due now, then the slow pace
+        let before = inner.readCount
+        usleep(300_000)
+        let slow = inner.readCount - before
+        #expect(slow <= 1, "\(slow) reads in 0.3 s at a 0.5 s pace")
+        source.setPace(1_000)
+        usleep(30_000)
+        let fast = inner.readCount - before - slow
+        #expect(fast >= 10, "\(fast) reads in 30 ms back at the 1 ms pace")
+    }
+
     @Test func goneEndsTheThreadAndSurfaces() {
         let inner = CountingSource(lifetime: 5)
         let source = BackgroundPolledSource(inner, now: monotonicMicroseconds)
