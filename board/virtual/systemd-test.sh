@@ -6,7 +6,11 @@
 # Type=notify service reaches READY with its first frame on the virtio-gpu scanout, that
 # kill -9 and a SIGSTOP hang (the watchdog) get it restarted, that after a reboot it comes up
 # by itself, the exposure score of systemd-analyze security, and that dpkg -r leaves no
-# process and no unit behind (and the login prompt comes back).
+# process and no unit behind (and the login prompt comes back). Then the fleet playbook
+# (board/fleet/site.yml) runs from the host against the guest, over ssh on a forwarded
+# loopback port, as against any stand: it installs the package again, configures the stand
+# and fetches black-box dumps; a second run must change nothing, and a setting check-config
+# refuses must leave the stand's file alone.
 # Exits non-zero when any check fails. Work files: board/virtual/work/ (git-ignored); a
 # second run reuses the debootstrap tree there (MK_FRESH_ROOT=1 builds it again).
 set -euo pipefail
@@ -22,8 +26,9 @@ say() { echo "systemd-board: $*"; }
 lap() { say "$1 ($(( $(date +%s) - T0 )) s so far)"; }
 
 # qemu-system-x86: the machine; debootstrap: the guest's Debian; e2fsprogs: mkfs.ext4 -d;
-# busybox-static, kmod, cpio: the small initramfs that mounts the disk.
-HOST_PACKAGES="qemu-system-x86 debootstrap e2fsprogs busybox-static kmod cpio python3"
+# busybox-static, kmod, cpio: the small initramfs that mounts the disk; ansible-core and
+# openssh-client: the fleet playbook.
+HOST_PACKAGES="qemu-system-x86 debootstrap e2fsprogs busybox-static kmod cpio python3 ansible-core openssh-client"
 install_host_packages $HOST_PACKAGES
 
 # --- The package -----------------------------------------------------------------------
@@ -48,8 +53,9 @@ modules_in_order() {
 }
 
 # --- The Debian root (debootstrap; reused within the work folder) -----------------------
-# minbase + systemd as init + udev + what motionkiosk.deb depends on, + procps for pgrep.
-GUEST_PACKAGES="systemd,systemd-sysv,udev,kmod,procps,adduser,libdrm2,libinput10,libudev1,libfreetype6,libharfbuzz0b,libfribidi0,libpng16-16,zlib1g,libtomlplusplus3,libstdc++6,fonts-dejavu-core"
+# minbase + systemd as init + udev + what motionkiosk.deb depends on, + procps for pgrep;
+# openssh-server, python3 and python3-apt for the fleet playbook (its apt module needs them).
+GUEST_PACKAGES="systemd,systemd-sysv,udev,kmod,procps,adduser,libdrm2,libinput10,libudev1,libfreetype6,libharfbuzz0b,libfribidi0,libpng16-16,zlib1g,libtomlplusplus3,libstdc++6,fonts-dejavu-core,openssh-server,python3,python3-apt"
 MIRROR=${MK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 RKEY=$(echo "bookworm $GUEST_PACKAGES $MIRROR" | sha256sum | cut -c1-12)
 ROOTFS="$WORK/rootfs-$RKEY"
@@ -64,7 +70,8 @@ if [ "${MK_FRESH_ROOT:-0}" = 1 ] || [ ! -f "$ROOTFS.done" ]; then
 fi
 
 # --- The guest disk: the root + kernel modules + the package + the proof ----------------
-GUEST_MODULES="virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4"
+# virtio_net: the fleet stage's network; binfmt_misc: python3 registers a binary format at boot.
+GUEST_MODULES="virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4 virtio_net binfmt_misc"
 DISKROOT="$WORK/diskroot"
 rm -rf "$DISKROOT"
 cp -a "$ROOTFS" "$DISKROOT"
@@ -82,6 +89,18 @@ echo kiosk > "$DISKROOT/etc/hostname"
 # A set machine id: no first-boot prompts.
 echo 4d4b2d70726f6f662d76697274756c31 > "$DISKROOT/etc/machine-id"
 echo "/dev/vda / ext4 rw 0 1" > "$DISKROOT/etc/fstab"
+# For the fleet stage: QEMU's user network (the address its DHCP would give, without waiting
+# for DHCP) and root's ssh login with a key made for this run.
+mkdir -p "$DISKROOT/etc/systemd/network"
+printf '[Match]\nName=en* eth*\n\n[Network]\nAddress=10.0.2.15/24\nGateway=10.0.2.2\n' \
+    > "$DISKROOT/etc/systemd/network/10-qemu-user.network"
+systemctl --root="$DISKROOT" enable systemd-networkd.service ssh.service >/dev/null 2>&1 \
+    || { say "cannot enable systemd-networkd and ssh in the guest root"; exit 1; }
+FLEET_KEY="$WORK/fleet-key"
+rm -f "$FLEET_KEY" "$FLEET_KEY.pub"
+ssh-keygen -q -t ed25519 -N "" -C "systemd-board fleet stage" -f "$FLEET_KEY"
+install -d -m 700 "$DISKROOT/root/.ssh"
+install -m 600 "$FLEET_KEY.pub" "$DISKROOT/root/.ssh/authorized_keys"
 DISK="$WORK/disk.ext4"
 rm -f "$DISK"
 mkfs.ext4 -q -F -L kiosk-root -E root_owner=0:0 -d "$DISKROOT" "$DISK" 1536M
@@ -104,6 +123,7 @@ rm -rf "$STAGE"
 # --- Boot it and check -------------------------------------------------------------------
 status=0
 python3 "$HERE/systemd/host.py" --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --disk "$DISK" \
-    --panel 480x800 --out "$WORK/run-systemd" "${LAUNCHER_ARGS[@]}" || status=1
+    --panel 480x800 --out "$WORK/run-systemd" "${LAUNCHER_ARGS[@]}" \
+    --fleet-key "$FLEET_KEY" --fleet-debs "$(dirname "$DEB")" || status=1
 say "$(( $(date +%s) - T0 )) s in all; $([ $status = 0 ] && echo "every check passed" || echo "SOME CHECKS FAILED")"
 exit $status

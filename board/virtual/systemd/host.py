@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Host side of board/virtual/systemd-test.sh: boots the Debian guest disk under QEMU (TCG)
 with systemd as init, answers the proof's screendump requests on the second serial port,
-collects its "R name text" result lines, then checks them. Exits non-zero when a check
-fails. Standard library only."""
+collects its "R name text" result lines, then checks them. When the proof asks for it, runs
+the fleet playbook (board/fleet/site.yml) against the guest over ssh on a forwarded
+loopback port, as against any stand. Exits non-zero when a check fails. Standard library
+only (and ansible-playbook, ssh)."""
 import argparse
+import glob
+import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -63,11 +68,194 @@ def read_png(path):
     return w, h, bytes(out)
 
 
-def boot(args, out, share):
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+RECAP = re.compile(r"^(\S+)\s+:\s+ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)\s+skipped=(\d+)"
+                   r"\s+rescued=(\d+)\s+ignored=(\d+)", re.M)
+STAND = "virtual-stand"
+BLACKBOX = "/var/lib/motionkiosk/blackbox"
+
+
+def free_loopback_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Fleet:
+    """The fleet playbook against the guest as its one stand: root over ssh on a forwarded
+    loopback port with this run's key; no host-key prompts or records (the guest's host keys
+    change whenever its root is made again)."""
+
+    def __init__(self, out, port, key, deb_dir):
+        self.out, self.port, self.key = out, port, key
+        debs = glob.glob(os.path.join(deb_dir, "motionkiosk_*_amd64.deb"))
+        self.deb_name = os.path.basename(debs[0]) if len(debs) == 1 else f"{len(debs)} debs in {deb_dir}"
+        self.deb_version = self.deb_name.split("_")[1] if len(debs) == 1 else "?"
+        self.dir = os.path.join(out, "fleet")
+        os.makedirs(self.dir, exist_ok=True)
+        self.fetched = os.path.join(self.dir, "fetched")
+        shutil.rmtree(self.fetched, ignore_errors=True)
+        self.inventory = os.path.join(self.dir, "inventory.json")
+        stand = {
+            "ansible_host": "127.0.0.1", "ansible_port": port, "ansible_user": "root",
+            # Root already: the play's become would need sudo, which a minimal stand lacks.
+            "ansible_become": False,
+            "ansible_ssh_private_key_file": key,
+            "ansible_ssh_common_args": "-o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no",
+            "ansible_python_interpreter": "/usr/bin/python3",
+            "motionkiosk_deb_dir": deb_dir,
+            "motionkiosk_fetch_dir": self.fetched,
+            # Settings of this stand that differ from the package's file: the first run
+            # changes the configuration and reloads the kiosk.
+            "motionkiosk_languages": ["en", "fr", "de"],
+            "motionkiosk_idle_seconds": 120,
+        }
+        with open(self.inventory, "w") as f:
+            json.dump({"stands": {"hosts": {STAND: stand}}}, f, indent=1)
+        # Pipelining: one ssh round trip per task instead of several (each is slow on TCG).
+        self.env = dict(os.environ, ANSIBLE_HOST_KEY_CHECKING="False", ANSIBLE_PIPELINING="True",
+                        ANSIBLE_NOCOLOR="1", ANSIBLE_RETRY_FILES_ENABLED="False", ANSIBLE_TIMEOUT="60")
+
+    def ssh(self, command, stdin=b"", timeout=120):
+        """Runs a shell command on the stand; returns (exit status, its output; with the
+        errors when it failed)."""
+        try:
+            r = subprocess.run(["ssh", "-i", self.key, "-p", str(self.port), "-o", "BatchMode=yes",
+                                "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                                "-o", "ConnectTimeout=60", "-o", "LogLevel=ERROR", "root@127.0.0.1", command],
+                               input=stdin, capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return 124, f"no answer within {timeout} s"
+        output = r.stdout if r.returncode == 0 else r.stdout + r.stderr
+        return r.returncode, output.decode(errors="replace").strip()
+
+    def playbook(self, name, *extra, timeout=900):
+        """Runs site.yml; returns (exit status, the stand's recap counts or {}, seconds, output)."""
+        log = os.path.join(self.dir, f"{name}.log")
+        t0 = time.time()
+        with open(log, "w") as f:
+            # Output to a file: ssh's ControlPersist master outlives the run.
+            try:
+                rc = subprocess.run(["ansible-playbook", "-i", self.inventory, os.path.join(REPO, "board/fleet/site.yml"),
+                                     *extra], stdout=f, stderr=subprocess.STDOUT, env=self.env, cwd=self.dir,
+                                    timeout=timeout).returncode
+            except subprocess.TimeoutExpired:
+                rc = 124
+        seconds = time.time() - t0
+        with open(log) as f:
+            text = f.read()
+        recap = {}
+        for m in RECAP.finditer(text):
+            if m.group(1) == STAND:
+                recap = dict(zip(("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored"),
+                                 (int(v) for v in m.groups()[1:])))
+                print(f"  fleet: {name}: {m.group(0)}  ({seconds:.0f} s)", flush=True)
+        return rc, recap, seconds, text
+
+
+def fleet_stage(fleet):
+    """The playbook on the guest, where the proof has just removed the package with dpkg -r:
+    check mode changes nothing; a run installs and configures it again; a second run changes
+    nothing; a --tags blackbox run fetches only a new dump; a configuration the stand's
+    check-config refuses leaves the stand's file alone. Returns [(passed, what)]."""
+    results = []
+    note = lambda ok, what: results.append((ok, what))  # noqa: E731
+    t0 = time.time()
+    rc, answer = 255, ""
+    while time.time() - t0 < 180 and rc != 0:
+        rc, answer = fleet.ssh("true")
+        if rc != 0:
+            time.sleep(2)
+    note(rc == 0, f"fleet: ssh into the guest on 127.0.0.1:{fleet.port} as root ({time.time() - t0:.0f} s) {answer}")
+    if rc != 0:
+        return results
+
+    def put_dump(name, files):
+        """A dump where the black box writes them, as the service's user would (mode 0600)."""
+        for file, data in files.items():
+            rc, answer = fleet.ssh(f"install -d -o motionkiosk -g motionkiosk -m 0700 {BLACKBOX}/{name} && "
+                                   f"install -o motionkiosk -g motionkiosk -m 0600 /dev/stdin {BLACKBOX}/{name}/{file}", stdin=data)
+            if rc != 0:
+                note(False, f"fleet: could not put {name}/{file} on the stand: {answer}")
+
+    def fetched(name, file):
+        path = os.path.join(fleet.fetched, STAND, name, file)
+        return open(path, "rb").read() if os.path.exists(path) else None
+
+    # The kiosk of this build writes no black-box dump of its own yet: the board puts one there.
+    first = {"state.json": b'{"exhibit":"launcher"}\n', "trace.jsonl": b'{"t":0,"kind":"header"}\n'}
+    put_dump("first", first)
+    package = "dpkg-query -W -f='${Status} ${Version}' motionkiosk"
+    _, before = fleet.ssh(package)
+
+    # Check mode on this stand without the package: what would change, and nothing changed.
+    config = "sha256sum /etc/motionkiosk/config.toml; stat -c %n /var/cache/motionkiosk 2>/dev/null"
+    _, config_before = fleet.ssh(config)
+    rc, recap, seconds, text = fleet.playbook("check-mode", "--check", "--diff")
+    _, package_checked = fleet.ssh(package)
+    _, config_checked = fleet.ssh(config)
+    shown = '+languages = ["en", "fr", "de"]' in text
+    untouched = package_checked == before and config_checked == config_before
+    note(rc == 0 and recap.get("failed") == 0 and recap.get("changed", 0) > 0 and shown and untouched,
+         f"fleet: --check --diff where dpkg -r removed the package reports changes and the new languages, "
+         f"changes nothing ({seconds:.0f} s): exit {rc}, {recap or 'no recap'}; diff {'shown' if shown else 'MISSING'}; "
+         f"package, config.toml and package cache {'untouched' if untouched else 'CHANGED'}")
+
+    rc, recap, seconds, _ = fleet.playbook("first-run")
+    _, after = fleet.ssh(package)
+    note(rc == 0 and recap.get("failed") == 0 and recap.get("unreachable") == 0 and recap.get("changed", 0) > 0,
+         f"fleet: first run converged ({seconds:.0f} s): exit {rc}, {recap or 'no recap'}")
+    note(after == f"install ok installed {fleet.deb_version}",
+         f"fleet: it installed {fleet.deb_name} where dpkg -r had removed the package: {before!r} -> {after!r}")
+
+    rc, recap, seconds, _ = fleet.playbook("second-run")
+    note(rc == 0 and recap.get("failed") == 0 and recap.get("unreachable") == 0 and recap.get("changed") == 0,
+         f"fleet: second run changes nothing ({seconds:.0f} s): exit {rc}, {recap or 'no recap'}")
+
+    _, service = fleet.ssh("systemctl show -p ActiveState -p SubState -p UnitFileState --value motionkiosk.service | tr '\\n' ' '")
+    note(service.split() == ["active", "running", "enabled"], f"fleet: the service afterwards (active, sub, unit file): {service}")
+    _, settings = fleet.ssh("grep -E '^(languages|idle_seconds) = ' /etc/motionkiosk/config.toml | tr '\\n' ' '; "
+                            "journalctl -u motionkiosk.service -b --no-pager -o cat | grep -c 'reload: /etc/motionkiosk/config.toml applied'")
+    note('languages = ["en", "fr", "de"]' in settings and "idle_seconds = 120" in settings and settings.split()[-1] == "1",
+         f"fleet: the stand's settings in its config.toml, and journal lines of the one reload that applied them: {settings}")
+    _, textfile = fleet.ssh("stat -c '%U:%G %a' /var/lib/prometheus/node-exporter")
+    note(textfile == "root:motionkiosk 775", f"fleet: node_exporter's textfile directory (owner:group mode): {textfile}")
+    same = sorted(f for f in first if fetched("first", f) == first[f])
+    note(same == sorted(first), f"fleet: the dump fetched to {os.path.relpath(fleet.fetched, fleet.out)}/{STAND}/first/, "
+         f"byte for byte: {same}")
+
+    put_dump("second", {"state.json": b'{"exhibit":"tilt-box"}\n'})
+    rc, recap, seconds, _ = fleet.playbook("blackbox-only", "--tags", "blackbox")
+    # Two tasks (find, fetch); the fetch changed because one file was new.
+    note(rc == 0 and recap.get("ok") == 2 and recap.get("changed") == 1 and fetched("second", "state.json") is not None,
+         f"fleet: --tags blackbox runs the fetch alone and brings the new dump ({seconds:.0f} s): exit {rc}, {recap or 'no recap'}")
+
+    # A mistake in a stand's settings: the stand's check-config refuses the new file.
+    state = "sha256sum /etc/motionkiosk/config.toml; systemctl show -p MainPID -p ActiveState motionkiosk.service"
+    _, stand_before = fleet.ssh(state)
+    rc, recap, seconds, text = fleet.playbook("refused-config", "-e", '{"motionkiosk_languages": ["en", "klingon"]}')
+    _, stand_after = fleet.ssh(state)
+    m = re.search(r'"stderr": "([^"]*klingon[^"]*)', text)
+    note(rc != 0 and recap.get("failed") == 1 and "failed to validate" in text and bool(m)
+         and stand_before == stand_after and "ActiveState=active" in stand_after,
+         f"fleet: languages = [\"en\", \"klingon\"] refused on the stand ({seconds:.0f} s): exit {rc}, {recap or 'no recap'}; "
+         f"check-config: {m.group(1).replace(chr(92) + 'n', ' ').strip() if m else 'no message'}; config.toml and kiosk "
+         f"{'unchanged' if stand_before == stand_after else 'CHANGED'}: {' '.join(stand_after.split())}")
+
+    print(f"  info fleet: the fleet stage took {time.time() - t0:.0f} s", flush=True)
+    return results
+
+
+def boot(args, out, share, fleet=None):
     append = "console=ttyS0 root=/dev/vda rw quiet panic=-1 systemd.firstboot=off systemd.show_status=false"
-    guest = Guest(out, share, args.kernel, args.initrd, append, args.panel, args.timeout, extra=["-drive", f"file={args.disk},format=raw,if=virtio"])
+    extra = ["-drive", f"file={args.disk},format=raw,if=virtio"]
+    if fleet:
+        # QEMU's user network; romfile= because no PXE ROM is needed (nor installed).
+        extra += ["-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{fleet.port}-:22",
+                  "-device", "virtio-net-pci,netdev=net0,romfile="]
+    guest = Guest(out, share, args.kernel, args.initrd, append, args.panel, args.timeout, extra=extra)
     qemu, ctl, deadline, monitor = guest.qemu, guest.ctl, guest.deadline, guest.monitor
-    results, buf, done = {}, b"", False
+    results, buf, done, fleet_results = {}, b"", False, []
     ctl.settimeout(1)
     while time.time() < deadline and not done:
         try:
@@ -86,6 +274,12 @@ def boot(args, out, share):
             if line.startswith("SHOT "):
                 monitor(f"screendump {out}/screen-{line[5:]}.ppm")
                 ctl.sendall(b"OK\n")
+            elif line == "FLEET":
+                started = time.time()
+                fleet_results = fleet_stage(fleet) if fleet else [(False, "fleet: the proof asked for the fleet stage, no key was given")]
+                # The playbook's time is not the proof's.
+                deadline += time.time() - started
+                ctl.sendall(b"OK\n")
             elif line.startswith("R "):
                 name, _, text = line[2:].partition(" ")
                 results[name] = text
@@ -96,7 +290,7 @@ def boot(args, out, share):
     except subprocess.TimeoutExpired:
         qemu.kill()
         qemu.wait()
-    return done, results
+    return done, results, fleet_results
 
 
 def main():
@@ -108,6 +302,8 @@ def main():
     p.add_argument("--launcher-png", help="the launcher as the same binary renders it on the virtual panel")
     p.add_argument("--out", required=True)
     p.add_argument("--timeout", type=float, default=420)
+    p.add_argument("--fleet-key", help="private ssh key whose public half is root's authorized key in the guest")
+    p.add_argument("--fleet-debs", help="folder with the .deb the fleet playbook installs")
     args = p.parse_args()
     out = os.path.abspath(args.out)
     share = os.path.join(out, "share")
@@ -123,8 +319,20 @@ def main():
             failed.append(what)
         return ok
 
+    fleet = None
+    if args.fleet_key and args.fleet_debs:
+        fleet = Fleet(out, free_loopback_port(), os.path.abspath(args.fleet_key), os.path.abspath(args.fleet_debs))
+        syntax = subprocess.run(["ansible-playbook", "-i", fleet.inventory, "--syntax-check",
+                                 os.path.join(REPO, "board/fleet/site.yml")], capture_output=True, text=True, env=fleet.env)
+        check(syntax.returncode == 0, f"fleet: ansible-playbook --syntax-check board/fleet/site.yml: exit {syntax.returncode} "
+              f"{syntax.stderr.strip()[-300:]}")
+        if shutil.which("ansible-lint"):
+            lint = subprocess.run(["ansible-lint", "site.yml"], capture_output=True, text=True, cwd=os.path.join(REPO, "board/fleet"))
+            check(lint.returncode == 0, f"fleet: ansible-lint: exit {lint.returncode} {(lint.stdout + lint.stderr).strip()[-400:]}")
+        else:
+            print("  info fleet: ansible-lint is not installed here: not run", flush=True)
     started = time.time()
-    done, r = boot(args, out, share)
+    done, r, fleet_results = boot(args, out, share, fleet)
     check(done, f"guest ran the proof to the end in {time.time() - started:.0f} s")
     get = lambda k: r.get(k, "")  # noqa: E731
     check(get("install").startswith("dpkg -i exit 0"), f"dpkg -i in the booted guest: {get('install') or 'no result'}")
@@ -206,6 +414,10 @@ def main():
     check(get("remove-unit").startswith("LoadState=not-found") and get("remove-unit").endswith("0 left"),
           f"after dpkg -r: {get('remove-unit') or 'no result'}")
     check(get("getty-removed").endswith(": active"), f"after dpkg -r the login prompt is back: {get('getty-removed') or 'no result'}")
+    if fleet:
+        check(bool(fleet_results), "fleet: the proof reached the fleet stage")
+        for ok, what in fleet_results:
+            check(ok, what)
     if score is not None:
         print(f'{{"board":"systemd","metric":"security_exposure","value":{score}}}')
     for key, metric in (("kill9", "restart_after_kill9_ms"), ("watchdog", "restart_after_sigstop_ms")):

@@ -2,7 +2,8 @@
 # The guest side of board/virtual/systemd-test.sh, run by mk-proof.service on a booted
 # Debian (systemd as PID 1). Installs motionkiosk.deb, then checks READY, restart after
 # kill -9, the watchdog after SIGSTOP; reboots (a marker file says which boot this is) and
-# checks the service came up by itself; then systemd-analyze security and dpkg -r. Every result
+# checks the service came up by itself; then systemd-analyze security, dpkg -r, and the host's
+# fleet playbook (installs it again over ssh, "FLEET" asks for it). Every result
 # goes to the host as a line "R <name> <text>" on the second serial port (/dev/ttyS1);
 # "SHOT <name>" asks the host for a screendump and waits for its "OK"; logs go to the 9p
 # share /host. The host decides pass or fail.
@@ -63,6 +64,10 @@ remove_and_finish() {
     sleep 1
     report getty-removed "getty@tty1: $(systemctl is-active getty@tty1.service)"
     shot removed
+    # The fleet playbook from the host, over ssh (board/fleet): it installs the package on
+    # this stand again and configures it; the host checks. The proof waits for its "OK".
+    echo "FLEET" >&3
+    read -r reply <&3
     finish
 }
 
