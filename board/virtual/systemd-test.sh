@@ -124,6 +124,6 @@ rm -rf "$STAGE"
 status=0
 python3 "$HERE/systemd/host.py" --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --disk "$DISK" \
     --panel 480x800 --out "$WORK/run-systemd" "${LAUNCHER_ARGS[@]}" \
-    --fleet-key "$FLEET_KEY" --fleet-debs "$(dirname "$DEB")" || status=1
+    --fleet-key "$FLEET_KEY" --fleet-debs "$(dirname "$DEB")" --kiosk "$WORK/deb/root/usr/bin/motionkiosk" || status=1
 say "$(( $(date +%s) - T0 )) s in all; $([ $status = 0 ] && echo "every check passed" || echo "SOME CHECKS FAILED")"
 exit $status

@@ -6,6 +6,7 @@ the fleet playbook (board/fleet/site.yml) against the guest over ssh on a forwar
 loopback port, as against any stand. Exits non-zero when a check fails. Standard library
 only (and ansible-playbook, ssh)."""
 import argparse
+import hashlib
 import glob
 import json
 import os
@@ -86,8 +87,8 @@ class Fleet:
     loopback port with this run's key; no host-key prompts or records (the guest's host keys
     change whenever its root is made again)."""
 
-    def __init__(self, out, port, key, deb_dir):
-        self.out, self.port, self.key = out, port, key
+    def __init__(self, out, port, key, deb_dir, kiosk=None):
+        self.out, self.port, self.key, self.kiosk = out, port, key, kiosk
         debs = glob.glob(os.path.join(deb_dir, "motionkiosk_*_amd64.deb"))
         self.deb_name = os.path.basename(debs[0]) if len(debs) == 1 else f"{len(debs)} debs in {deb_dir}"
         self.deb_version = self.deb_name.split("_")[1] if len(debs) == 1 else "?"
@@ -170,21 +171,25 @@ def fleet_stage(fleet):
     if rc != 0:
         return results
 
-    def put_dump(name, files):
-        """A dump where the black box writes them, as the service's user would (mode 0600)."""
-        for file, data in files.items():
-            rc, answer = fleet.ssh(f"install -d -o motionkiosk -g motionkiosk -m 0700 {BLACKBOX}/{name} && "
-                                   f"install -o motionkiosk -g motionkiosk -m 0600 /dev/stdin {BLACKBOX}/{name}/{file}", stdin=data)
-            if rc != 0:
-                note(False, f"fleet: could not put {name}/{file} on the stand: {answer}")
-
     def fetched(name, file):
         path = os.path.join(fleet.fetched, STAND, name, file)
         return open(path, "rb").read() if os.path.exists(path) else None
 
-    # The kiosk of this build writes no black-box dump of its own yet: the board puts one there.
-    first = {"state.json": b'{"exhibit":"launcher"}\n', "trace.jsonl": b'{"t":0,"kind":"header"}\n'}
-    put_dump("first", first)
+    def stand_dumps():
+        """{dump/file: sha256} of the dumps on the stand."""
+        _, listing = fleet.ssh(f"cd {BLACKBOX} 2>/dev/null && sha256sum */* 2>/dev/null")
+        return {line.split()[1]: line.split()[0] for line in listing.splitlines() if len(line.split()) == 2}
+
+    def fetched_matches(files):
+        local = {}
+        for path in files:
+            data = fetched(*path.split("/", 1))
+            local[path] = hashlib.sha256(data).hexdigest() if data is not None else None
+        return sorted(p for p in files if local[p] == files[p])
+
+    # The dump the proof asked for with SIGUSR1 is still on the stand: dpkg -r keeps
+    # /var/lib/motionkiosk.
+    first = stand_dumps()
     package = "dpkg-query -W -f='${Status} ${Version}' motionkiosk"
     _, before = fleet.ssh(package)
 
@@ -220,15 +225,32 @@ def fleet_stage(fleet):
          f"fleet: the stand's settings in its config.toml, and journal lines of the one reload that applied them: {settings}")
     _, textfile = fleet.ssh("stat -c '%U:%G %a' /var/lib/prometheus/node-exporter")
     note(textfile == "root:motionkiosk 775", f"fleet: node_exporter's textfile directory (owner:group mode): {textfile}")
-    same = sorted(f for f in first if fetched("first", f) == first[f])
-    note(same == sorted(first), f"fleet: the dump fetched to {os.path.relpath(fleet.fetched, fleet.out)}/{STAND}/first/, "
-         f"byte for byte: {same}")
+    same = fetched_matches(first)
+    note(bool(first) and same == sorted(first), f"fleet: the proof's black-box dump fetched to "
+         f"{os.path.relpath(fleet.fetched, fleet.out)}/{STAND}/, byte for byte: {same or 'none'}")
 
-    put_dump("second", {"state.json": b'{"exhibit":"tilt-box"}\n'})
+    # A technician asks the running stand for a dump, fetches it alone, and replays it here.
+    known = {k.split("/")[0] for k in first}
+    fleet.ssh("systemctl kill -s USR1 --kill-whom=main motionkiosk.service")
+    name, waited = "", time.time()
+    while not name and time.time() - waited < 60:
+        _, listing = fleet.ssh(f"ls {BLACKBOX}")
+        new = sorted(n for n in listing.split() if n not in known and not n.startswith("."))
+        name = new[-1] if new else ""
+        if not name:
+            time.sleep(1)
+    second = {k: v for k, v in stand_dumps().items() if k.startswith(name + "/")} if name else {}
     rc, recap, seconds, _ = fleet.playbook("blackbox-only", "--tags", "blackbox")
-    # Two tasks (find, fetch); the fetch changed because one file was new.
-    note(rc == 0 and recap.get("ok") == 2 and recap.get("changed") == 1 and fetched("second", "state.json") is not None,
-         f"fleet: --tags blackbox runs the fetch alone and brings the new dump ({seconds:.0f} s): exit {rc}, {recap or 'no recap'}")
+    # Two tasks (find, fetch); the fetch changed because the dump was new.
+    note(rc == 0 and recap.get("ok") == 2 and recap.get("changed") == 1 and bool(second) and fetched_matches(second) == sorted(second),
+         f"fleet: SIGUSR1 on the stand wrote {name or 'NO DUMP'} ({', '.join(sorted(k.split('/')[1] for k in second))}); "
+         f"--tags blackbox fetched it alone ({seconds:.0f} s): exit {rc}, {recap or 'no recap'}")
+    if name and fleet.kiosk:
+        replay = subprocess.run([fleet.kiosk, "replay", os.path.join(fleet.fetched, STAND, name), "--out", os.path.join(fleet.dir, "replay")],
+                                capture_output=True, text=True, timeout=300)
+        said = (replay.stdout + replay.stderr).strip().splitlines()
+        note(replay.returncode == 0 and any("equals the stand's" in line for line in said),
+             f"fleet: the fetched dump replayed on this machine reaches the stand's state: exit {replay.returncode}, {said[-1] if said else 'nothing said'}")
 
     # A mistake in a stand's settings: the stand's check-config refuses the new file.
     state = "sha256sum /etc/motionkiosk/config.toml; systemctl show -p MainPID -p ActiveState motionkiosk.service"
@@ -304,6 +326,7 @@ def main():
     p.add_argument("--timeout", type=float, default=420)
     p.add_argument("--fleet-key", help="private ssh key whose public half is root's authorized key in the guest")
     p.add_argument("--fleet-debs", help="folder with the .deb the fleet playbook installs")
+    p.add_argument("--kiosk", help="this machine's motionkiosk (the .deb's), to replay fetched black-box dumps")
     args = p.parse_args()
     out = os.path.abspath(args.out)
     share = os.path.join(out, "share")
@@ -321,7 +344,8 @@ def main():
 
     fleet = None
     if args.fleet_key and args.fleet_debs:
-        fleet = Fleet(out, free_loopback_port(), os.path.abspath(args.fleet_key), os.path.abspath(args.fleet_debs))
+        fleet = Fleet(out, free_loopback_port(), os.path.abspath(args.fleet_key), os.path.abspath(args.fleet_debs),
+                      os.path.abspath(args.kiosk) if args.kiosk else None)
         syntax = subprocess.run(["ansible-playbook", "-i", fleet.inventory, "--syntax-check",
                                  os.path.join(REPO, "board/fleet/site.yml")], capture_output=True, text=True, env=fleet.env)
         check(syntax.returncode == 0, f"fleet: ansible-playbook --syntax-check board/fleet/site.yml: exit {syntax.returncode} "
@@ -406,6 +430,13 @@ def main():
           f"systemctl reload with a bad file keeps the kiosk running on the old settings: {get('reload-bad') or 'no result'}")
     check("active/running" in get("reload-good") and "config.toml" in get("reload-good"),
           f"systemctl reload with the good file again: {get('reload-good') or 'no result'}")
+    bb = get("blackbox")
+    check(all(f in bb for f in ("trace.jsonl", "state.json", "screen.png", "config.toml")) and "equals the stand's" in bb,
+          f"SIGUSR1 black-box dump, replayed in the guest: {bb or 'no result'}")
+    m = re.search(r"MainPID (\d+) -> (\d+); first frames (\d+) -> (\d+); journal: (.*)", get("reload-display"))
+    check(bool(m) and m.group(1) == m.group(2) and int(m.group(4)) > int(m.group(3)) and "active/running" in get("reload-display")
+          and "starts again in the same process" in m.group(5),
+          f"systemctl reload with a [display] change re-opens the output in the same process: {get('reload-display') or 'no result'}")
     m = re.search(r"exposure level for \S+:\s*([\d.]+)", get("security"))
     score = float(m.group(1)) if m else None
     check(score is not None and score <= 2.0, f"systemd-analyze security in the guest: {get('security') or 'no result'}")

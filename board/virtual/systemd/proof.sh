@@ -143,6 +143,17 @@ report metrics "$(ls -l /var/lib/prometheus/node-exporter/ 2>&1 | grep -c 'motio
 # A technician's screenshot of the running service (SIGUSR2 through its pid file).
 report screenshot "$(motionkiosk screenshot --out /host/screenshot.png 2>&1)"
 
+# The black box: SIGUSR1 to the service writes a dump folder; replayed here, its trace
+# reaches the state the stand wrote.
+systemctl kill -s USR1 --kill-whom=main motionkiosk.service
+dump=""
+for _ in $(seq 1 40); do
+    dump=$(ls -d /var/lib/motionkiosk/blackbox/*-sigusr1 2>/dev/null | tail -n 1)
+    [ -n "$dump" ] && break
+    sleep 0.5
+done
+report blackbox "${dump:-no dump}: $(ls "$dump" 2>/dev/null | tr '\n' ' ')| $(motionkiosk replay "$dump" --out /tmp/blackbox-replay 2>&1 | tail -n 1)"
+
 # systemctl reload with a mistake in the file: refused by line, the kiosk runs on as it was.
 pid=$(prop MainPID)
 cp /etc/motionkiosk/config.toml /root/config.good
@@ -156,6 +167,20 @@ cp /root/config.good /etc/motionkiosk/config.toml
 systemctl reload motionkiosk.service
 sleep 2
 report reload-good "$(state) MainPID $(prop MainPID); journal: $(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -m1 -E 'config.toml (is unchanged|applied)')"
+
+# A [display] change on reload: the kiosk gives the output back and starts again in the same
+# process (same MainPID) with a new first frame; then the file goes back and so does it.
+firsts() { journalctl -u motionkiosk.service -b --no-pager -o cat | grep -c 'first frame on screen'; }
+pid=$(prop MainPID)
+before=$(firsts)
+sed -i 's/^rotation = "auto"$/rotation = "180"/' /etc/motionkiosk/config.toml
+systemctl reload motionkiosk.service
+for _ in $(seq 1 60); do [ "$(firsts)" -gt "$before" ] && break; sleep 0.5; done
+report reload-display "$(state) MainPID $pid -> $(prop MainPID); first frames $before -> $(firsts); journal: $(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -m1 'starts again in the same process')"
+cp /root/config.good /etc/motionkiosk/config.toml
+before=$(firsts)
+systemctl reload motionkiosk.service
+for _ in $(seq 1 60); do [ "$(firsts)" -gt "$before" ] && break; sleep 0.5; done
 
 # What a process start costs in this emulated guest, for reading the figures above.
 t0=$(now_ms)
