@@ -22,7 +22,11 @@ public func rotateCopy(from source: PixelBuffer, rects: [PixelRect], to destinat
             if transform.rotation == .r90 || transform.rotation == .r270 {
                 // 4×4 blocks turned in vector registers, the odd edges one pixel at a time.
                 let inner = PixelRect(x: r.x, y: r.y, width: r.width & ~3, height: r.height & ~3)
-                quarterTurnBlocks(source, inner, destination, pitch, transform)
+                if transform.rotation == .r90 {
+                    quarterTurnBlocks(source, inner, destination, pitch, transform, Turn90.self)
+                } else {
+                    quarterTurnBlocks(source, inner, destination, pitch, transform, Turn270.self)
+                }
                 for edge in [PixelRect(x: inner.maxX, y: r.y, width: r.maxX - inner.maxX, height: r.height),
                              PixelRect(x: r.x, y: inner.maxY, width: inner.width, height: r.maxY - inner.maxY)] where !edge.isEmpty {
                     copyRect(source, edge, destination, pitch, transform, XRGBStore())
@@ -60,16 +64,49 @@ private let blockTile = 64
     UnsafeMutableRawPointer(p).storeBytes(of: v, toByteOffset: 0, as: SIMD4<UInt32>.self)
 }
 
+/// How one 4×4 block lands on the panel: four portrait rows `a b c e` (y … y+3) of four
+/// pixels become four panel rows of four.
+protocol BlockTurn {
+    /// The panel row of portrait column `x`, and the step to the next column's row.
+    static func row(ofColumn x: Int, portraitWidth: Int) -> Int
+    static var rowDirection: Int { get }
+    /// Where portrait row `y`'s block starts along a panel row, in pixels.
+    static func offset(ofRow y: Int, portraitHeight: Int) -> Int
+    static func column(_ i: Int, _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ e: SIMD4<UInt32>) -> SIMD4<UInt32>
+}
+
+/// 90°: panel row = portrait x, panel x = ph−1−y (the block's rows land right to left).
+struct Turn90: BlockTurn {
+    @inline(__always) static func row(ofColumn x: Int, portraitWidth: Int) -> Int { x }
+    static var rowDirection: Int { 1 }
+    @inline(__always) static func offset(ofRow y: Int, portraitHeight: Int) -> Int { portraitHeight &- 4 &- y }
+    @inline(__always) static func column(_ i: Int, _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ e: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        SIMD4(e[i], c[i], b[i], a[i])
+    }
+}
+
+/// 270°: panel row = pw−1−x, panel x = y (the block's rows land left to right).
+struct Turn270: BlockTurn {
+    @inline(__always) static func row(ofColumn x: Int, portraitWidth: Int) -> Int { portraitWidth &- 1 &- x }
+    static var rowDirection: Int { -1 }
+    @inline(__always) static func offset(ofRow y: Int, portraitHeight: Int) -> Int { y }
+    @inline(__always) static func column(_ i: Int, _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ e: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        SIMD4(a[i], b[i], c[i], e[i])
+    }
+}
+
 /// A quarter turn of `r` (width and height multiples of 4) in 4×4 blocks: four source rows
 /// of four pixels are loaded, transposed in registers and stored as four panel rows of four
 /// pixels, so loads and stores both go sixteen bytes at a time (vectorised on x86_64 and
 /// aarch64 alike).
-private func quarterTurnBlocks(_ src: PixelBuffer, _ r: PixelRect, _ dst: UnsafeMutableRawPointer, _ pitch: Int, _ t: ScreenTransform) {
+@inline(__always)
+private func quarterTurnBlocks<T: BlockTurn>(_ src: PixelBuffer, _ r: PixelRect, _ dst: UnsafeMutableRawPointer, _ pitch: Int,
+                                             _ t: ScreenTransform, _ turn: T.Type) {
     if r.isEmpty { return }
     let sstride = src.strideBytes / 4
     let sbase = UnsafePointer(src.bytes.assumingMemoryBound(to: UInt32.self))
     let pw = t.portraitWidth, ph = t.portraitHeight
-    let turn90 = t.rotation == .r90
+    let rowStep = T.rowDirection &* pitch
     var yTop = r.y
     while yTop < r.maxY {
         let yEnd = min(yTop + blockTile, r.maxY)
@@ -78,29 +115,17 @@ private func quarterTurnBlocks(_ src: PixelBuffer, _ r: PixelRect, _ dst: Unsafe
             let xEnd = min(xLeft + blockTile, r.maxX)
             var x = xLeft
             while x < xEnd {
-                // Panel rows for portrait columns x…x+3: down the panel for 90°, up for 270°.
-                let row0 = turn90 ? x : pw &- 1 &- x
-                let rowStep = turn90 ? pitch : -pitch
-                let d0 = dst + row0 &* pitch
+                let d0 = dst + T.row(ofColumn: x, portraitWidth: pw) &* pitch
+                let d1 = d0 + rowStep, d2 = d1 + rowStep, d3 = d2 + rowStep
                 var y = yTop
                 while y < yEnd {
                     let s = sbase + y &* sstride + x
                     let a = load4(s), b = load4(s + sstride), c = load4(s + 2 &* sstride), e = load4(s + 3 &* sstride)
-                    if turn90 {
-                        // Panel x = ph−1−y: the block's rows land right to left.
-                        let d = (d0 + (ph &- 4 &- y) &* 4).assumingMemoryBound(to: UInt32.self)
-                        store4(d, SIMD4(e[0], c[0], b[0], a[0]))
-                        store4((UnsafeMutableRawPointer(d) + rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(e[1], c[1], b[1], a[1]))
-                        store4((UnsafeMutableRawPointer(d) + 2 &* rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(e[2], c[2], b[2], a[2]))
-                        store4((UnsafeMutableRawPointer(d) + 3 &* rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(e[3], c[3], b[3], a[3]))
-                    } else {
-                        // Panel x = y: the block's rows land left to right.
-                        let d = (d0 + y &* 4).assumingMemoryBound(to: UInt32.self)
-                        store4(d, SIMD4(a[0], b[0], c[0], e[0]))
-                        store4((UnsafeMutableRawPointer(d) + rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(a[1], b[1], c[1], e[1]))
-                        store4((UnsafeMutableRawPointer(d) + 2 &* rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(a[2], b[2], c[2], e[2]))
-                        store4((UnsafeMutableRawPointer(d) + 3 &* rowStep).assumingMemoryBound(to: UInt32.self), SIMD4(a[3], b[3], c[3], e[3]))
-                    }
+                    let o = T.offset(ofRow: y, portraitHeight: ph) &* 4
+                    store4((d0 + o).assumingMemoryBound(to: UInt32.self), T.column(0, a, b, c, e))
+                    store4((d1 + o).assumingMemoryBound(to: UInt32.self), T.column(1, a, b, c, e))
+                    store4((d2 + o).assumingMemoryBound(to: UInt32.self), T.column(2, a, b, c, e))
+                    store4((d3 + o).assumingMemoryBound(to: UInt32.self), T.column(3, a, b, c, e))
                     y &+= 4
                 }
                 x &+= 4
