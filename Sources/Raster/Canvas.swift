@@ -41,9 +41,20 @@ public final class Canvas {
     public private(set) lazy var drawable: PixelRect = bounds
 
     // Cell buffer: for every pixel, the signed height (cover) and signed area an outline
-    // leaves there. Rows × (width + 1) pairs of Float, zero except during a fill.
-    let cells: UnsafeMutablePointer<SIMD2<Float>>
+    // leaves there. Rows × (width + 1) pairs of Float (twice a frame's bytes), zero except
+    // during a fill. Only rings and general polygons use it: made on their first fill, so a
+    // canvas that never draws one (a still layer, most exhibits) does not carry it.
+    private var wholeCanvasCells: UnsafeMutablePointer<SIMD2<Float>>?
+    var cells: UnsafeMutablePointer<SIMD2<Float>> {
+        if let c = wholeCanvasCells { return c }
+        let c = UnsafeMutablePointer<SIMD2<Float>>.allocate(capacity: cellStride * buffer.height)
+        c.initialize(repeating: .zero, count: cellStride * buffer.height)
+        wholeCanvasCells = c
+        return c
+    }
     let cellStride: Int
+    /// Whether the whole-canvas cells were made (a ring or polygon was filled).
+    var holdsWholeCanvasCells: Bool { wholeCanvasCells != nil }
     // Per row, up to `rangesPerRow` column ranges [lo, hi] that hold non-zero cells.
     static let rangesPerRow = 4
     let rangeLo: UnsafeMutablePointer<Int32>
@@ -60,8 +71,6 @@ public final class Canvas {
     public init(buffer: PixelBuffer) {
         self.buffer = buffer
         cellStride = buffer.width + 1
-        cells = .allocate(capacity: cellStride * buffer.height)
-        cells.initialize(repeating: .zero, count: cellStride * buffer.height)
         rangeLo = .allocate(capacity: buffer.height * Canvas.rangesPerRow)
         rangeHi = .allocate(capacity: buffer.height * Canvas.rangesPerRow)
         rangeLo.initialize(repeating: 0, count: buffer.height * Canvas.rangesPerRow)
@@ -81,7 +90,7 @@ public final class Canvas {
     }
 
     deinit {
-        cells.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
+        wholeCanvasCells?.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
         vertices.deallocate(); rowCells.deallocate()
     }
 
