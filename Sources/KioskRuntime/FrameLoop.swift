@@ -47,6 +47,10 @@ public final class FrameLoop {
     /// Touch slots with a finger down (a resting stand polls its accelerometer slowly only
     /// while this is empty).
     private var slotsDown: Set<Int> = []
+    /// Touch frames handled since the last frame was drawn (their kernel times), and those
+    /// drawn into a frame that has not reached the glass yet (with that frame's number).
+    private var touchesAwaitingFrame: [Microseconds] = []
+    private var touchesAwaitingFlip: [(frame: Int, time: Microseconds)] = []
     /// When the last frame went out while something moved (the next one is due soon).
     private var animatingSince: Microseconds?
     private var wakeTimer: LoopTimer?
@@ -135,6 +139,7 @@ public final class FrameLoop {
         let seconds = Double(clock.now - started) / 1_000_000
         var line = "showing \(content.summaryName), \(framesPresented) frames, \(touchesSeen) touches in \(fixed1(seconds)) s"
         if let display { line += ", on \(display.name)" }
+        if let latency = health.touchToPhoton.summary { line += ", " + latency }
         return line + ", RSS \(residentKilobytes() / 1024) MB"
     }
 
@@ -221,6 +226,7 @@ public final class FrameLoop {
             }
             sensors?.fingersDown = !slotsDown.isEmpty
             content.handle(frame)
+            if touchesAwaitingFrame.count < 256 { touchesAwaitingFrame.append(frame.time) }
         case .key(let k):
             guard k.pressed, let command = k.command else { return }
             switch command {
@@ -334,6 +340,8 @@ public final class FrameLoop {
             framesPresented += 1
             summary.frame(took: clock.now - begin)
             health.frame(took: clock.now - begin)
+            for t in touchesAwaitingFrame { touchesAwaitingFlip.append((shownBefore + 1, t)) }
+            touchesAwaitingFrame.removeAll(keepingCapacity: true)
             // A frame already up when present returns (a virtual panel, the first SetCrtc of
             // legacy modesetting) sends no flip event.
             if display.framesShown > shownBefore { frameShown() }
@@ -415,7 +423,19 @@ public final class FrameLoop {
     }
 
     private func frameShown() {
-        guard !firstFrameShown, let display else { return }
+        guard let display else { return }
+        if !touchesAwaitingFlip.isEmpty {
+            let shownAt = display.lastShownAt ?? clock.now
+            var waiting = 0
+            for entry in touchesAwaitingFlip {
+                if entry.frame <= display.framesShown { health.touchToPhoton.add(shownAt - entry.time) } else {
+                    touchesAwaitingFlip[waiting] = entry
+                    waiting += 1
+                }
+            }
+            touchesAwaitingFlip.removeLast(touchesAwaitingFlip.count - waiting)
+        }
+        guard !firstFrameShown else { return }
         firstFrameShown = true
         health.startToFirstFrameSeconds = Double(clock.now - started) / 1_000_000
         writeMetrics()
@@ -655,7 +675,8 @@ public final class FrameLoop {
             for note in display.notes.dropFirst(notesBefore) { say(note) }
             if display.flipEventDescriptor != nil { say("console restored") }
         }
-        say("stopped after \(loop.wakeups) wakeups, RSS \(residentKilobytes() / 1024) MB")
+        say("stopped after \(loop.wakeups) wakeups, RSS \(residentKilobytes() / 1024) MB"
+            + (health.touchToPhoton.summary.map { ", " + $0 } ?? ""))
     }
 
     private func say(_ line: String) { settings.say?(line) ?? log.info(line) }

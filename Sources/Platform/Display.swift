@@ -18,6 +18,9 @@ public protocol Display: AnyObject {
     var flipEventDescriptor: Int32? { get }
     /// Frames that reached the screen so far.
     var framesShown: Int { get }
+    /// When the latest of them reached it (monotonic µs: the flip event's timestamp where
+    /// the kernel gives one, else when `present` returned); nil before the first.
+    var lastShownAt: Microseconds? { get }
     /// Whether a frame may go out now (see `FramePacing`), by the display's own clock.
     func frameDecision() -> FramePacing.Decision
     /// Shows the frame; `damage` lists the portrait rectangles changed since the last call.

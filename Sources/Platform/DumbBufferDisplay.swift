@@ -25,6 +25,7 @@ public final class DumbBufferDisplay: Display {
     public private(set) var pacing: FramePacing
     /// Frames that reached the screen (flip events, or the first SetCrtc).
     public private(set) var framesShown = 0
+    public private(set) var lastShownAt: Microseconds?
     /// What happened on the way that the user may want to know ("atomic TEST_ONLY refused: …").
     public private(set) var notes: [String] = []
 
@@ -222,6 +223,7 @@ public final class DumbBufferDisplay: Display {
                 // SetCrtc is synchronous: the frame is on screen when it returns.
                 flip = .idle(front: index)
                 framesShown += 1
+                lastShownAt = clock.now
                 pacing.submitted(at: clock.now, awaitingFlip: false)
             }
             modeSet = true
@@ -250,11 +252,16 @@ public final class DumbBufferDisplay: Display {
         let n = try system.read(fd, into: buffer)
         let events = parseDRMEvents(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         var shown = 0
-        for _ in events {
+        for event in events {
             guard let arrived = flip.pending else { break }
             flip = .idle(front: arrived)
-            pacing.flipCompleted()
             framesShown += 1
+            // DRM stamps flips on CLOCK_MONOTONIC, the clock input events carry too. A stamp
+            // that is not in the recent past (a driver without vblank times) counts as now.
+            let stamped = Microseconds(event.seconds) * 1_000_000 + Microseconds(event.microseconds)
+            let now = clock.now
+            lastShownAt = stamped > 0 && stamped <= now && now - stamped < 1_000_000 ? stamped : now
+            pacing.flipCompleted(at: lastShownAt)
             shown += 1
         }
         return shown

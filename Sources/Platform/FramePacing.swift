@@ -1,12 +1,14 @@
-/// When the next frame may go out: never while a flip is in flight, and never sooner than
-/// one refresh period after the previous one, because some drivers (virtio-gpu) complete
-/// flips at once and would otherwise let a busy scene spin thousands of frames a second.
+/// When the next frame may go out: never while a flip is in flight, never sooner than one
+/// refresh period after the previous one (some drivers, virtio-gpu, complete flips at once
+/// and would otherwise let a busy scene spin thousands of frames a second), and, once a flip
+/// has completed, as late before the next refresh as drawing allows: a touch that arrives
+/// during the frame is then drawn into the very next one (touch to photon within a period).
 public struct FramePacing: Sendable {
     public enum Decision: Equatable, Sendable {
         case submitNow
         /// A flip is pending: its event will call again.
         case waitForFlip
-        /// Too soon after the previous frame: arm a timer for this monotonic time (µs).
+        /// Too soon: arm a timer for this monotonic time (µs).
         case waitUntil(Int64)
     }
 
@@ -14,19 +16,46 @@ public struct FramePacing: Sendable {
     public let minimumInterval: Int64
     public private(set) var flipPending = false
     public private(set) var lastSubmit: Int64?
+    /// When the last flip completed (its vblank), and how long before the next one drawing
+    /// starts: the slowest recent frame (decaying) plus a margin, at most a period.
+    public private(set) var lastFlip: Int64?
+    public private(set) var lead: Int64
+    private var slowestRecent: Double = 0
+    private var decidedAt: Int64?
+    public static let leadMargin: Int64 = 2_000
 
     public init(refreshMilliHertz: Int) {
         minimumInterval = refreshMilliHertz > 0 ? 1_000_000_000 / Int64(refreshMilliHertz) : 16_667
+        lead = minimumInterval
     }
 
-    public func decide(now: Int64) -> Decision {
+    public mutating func decide(now: Int64) -> Decision {
         if flipPending { return .waitForFlip }
-        if let last = lastSubmit, now - last < minimumInterval { return .waitUntil(last + minimumInterval) }
+        if let last = lastSubmit, now - last < minimumInterval, lastFlip == nil { return .waitUntil(last + minimumInterval) }
+        if let flip = lastFlip {
+            let start = flip + minimumInterval - lead
+            if now < start { return .waitUntil(start) }
+        }
+        decidedAt = now
         return .submitNow
     }
+
     public mutating func submitted(at now: Int64, awaitingFlip: Bool = true) {
+        if let decided = decidedAt {
+            // Drawing and handing over took this long: a decaying maximum keeps one slow
+            // frame in mind for a while without holding on to it for ever.
+            slowestRecent = max(Double(now - decided), slowestRecent * 0.97)
+            lead = min(minimumInterval, Int64(slowestRecent) + FramePacing.leadMargin)
+            decidedAt = nil
+        }
         lastSubmit = now
         flipPending = awaitingFlip
+        if !awaitingFlip { lastFlip = nil }
     }
-    public mutating func flipCompleted() { flipPending = false }
+
+    /// The flip completed at `time` (its vblank); nil: the time is not known.
+    public mutating func flipCompleted(at time: Int64? = nil) {
+        flipPending = false
+        lastFlip = time
+    }
 }

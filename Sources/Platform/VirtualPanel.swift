@@ -12,6 +12,7 @@ public final class VirtualPanel: Display {
     /// Frames presented so far.
     public private(set) var presentedFrames = 0
     public var framesShown: Int { presentedFrames }
+    public private(set) var lastShownAt: Microseconds?
     public var flipEventDescriptor: Int32? { nil }
     public var notes: [String] { [] }
     public private(set) var isPoweredOn = true
@@ -61,6 +62,7 @@ public final class VirtualPanel: Display {
                    format: scanout.format, transform: screen)
         lastDamage = damage
         presentedFrames += 1
+        lastShownAt = clock?.now ?? lastShownAt
     }
 
     /// Writes the portrait back buffer (what exhibits drew) as a PNG.

@@ -75,7 +75,10 @@ public final class FakeSystem: SystemCalls, @unchecked Sendable {
         func put(_ v: UInt32, _ at: Int) { for i in 0..<4 { bytes[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) } }
         put(2, 0); put(32, 4)
         put(UInt32(truncatingIfNeeded: userData), 8); put(UInt32(truncatingIfNeeded: userData >> 32), 12)
-        put(7, 16); put(500, 20); put(1, 24); put(31, 28)
+        // Stamped at the vblank (CLOCK_MONOTONIC, as the kernel does), else at 7.000500 s.
+        let stamp = vblank ?? 7_000_500
+        put(UInt32(truncatingIfNeeded: stamp / 1_000_000), 16); put(UInt32(truncatingIfNeeded: stamp % 1_000_000), 20)
+        put(1, 24); put(31, 28)
         readQueue[fd, default: []].append(bytes)
         if let events { events.makeReadable(fd, at: vblank ?? events.now) }
     }

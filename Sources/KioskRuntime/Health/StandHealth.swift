@@ -22,6 +22,8 @@ public final class StandHealth {
     /// The process's start, seconds since 1970 (wall clock, read once).
     let processStartTime: Double
     private var touchDevices: [Int: TouchDevice] = [:]
+    /// From a touch to the glass showing what it did.
+    public internal(set) var touchToPhoton = TouchToPhoton()
     /// The accelerometer's stuck-sample count when the file was last written.
     private var stuckSamplesBefore = 0
 
@@ -68,6 +70,11 @@ public final class StandHealth {
         p.family("motionkiosk_frame_time_seconds", .histogram, help: "Time to draw and present one frame.")
         p.histogram("motionkiosk_frame_time_seconds", bounds: StandHealth.frameTimeBounds, cumulative: frameBuckets,
                     sum: frameSeconds, count: frames)
+
+        p.family("motionkiosk_touch_to_photon_seconds", .histogram,
+                 help: "From a touch frame's kernel time to the page flip that showed the first frame drawn after it.")
+        p.histogram("motionkiosk_touch_to_photon_seconds", bounds: TouchToPhoton.bounds, cumulative: touchToPhoton.buckets,
+                    sum: touchToPhoton.sumSeconds, count: touchToPhoton.count)
 
         p.family("motionkiosk_touch_device_seconds_since_touch", .gauge,
                  help: "Seconds since a finger last went down on this touchscreen (NaN: none since start).")
