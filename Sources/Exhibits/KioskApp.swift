@@ -425,6 +425,7 @@ public final class KioskApp {
         if !toScreen.isEmpty {
             let f = TouchFrame(time: frame.time, events: toScreen)
             currentExhibit?.touches(f)
+            if case .launcher(let launcher) = showing { launcher.touches(f) }
             gestures.handle(f)
         }
     }

@@ -328,6 +328,8 @@ public final class FrameLoop {
             presentWhole = false
             if damage.isEmpty { damage = [display.backBuffer.bounds] }
         }
+        // Touches that changed nothing on the glass have no photon to wait for.
+        if damage.isEmpty { touchesAwaitingFrame.removeAll(keepingCapacity: true) }
         if !damage.isEmpty {
             let shownBefore = display.framesShown
             do { try display.present(damage: damage) } catch {

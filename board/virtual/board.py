@@ -318,6 +318,16 @@ def check_kiosk(c, args, out, share, text):
         re.search(r"stopped after .*", log).group(0) if "stopped after" in log else "no 'stopped after' line") + ")")
     print(f'{{"board":"{board_name(args)}","metric":"kiosk_start_to_first_frame_ms",'
           f'"main":{first.group(1)},"process":{first.group(2) or "null"}}}')
+    # Touch to photon: from each touch frame's kernel time to the flip that showed the frame
+    # drawn after it (the kiosk's own count, on its stop line).
+    latency = re.search(r"touch to photon p50 ([\d.]+) ms, p99 ([\d.]+) ms over (\d+) touch frames", log)
+    if c.check(latency is not None and int(latency.group(3)) >= 150,
+               f"kiosk: touch to photon measured over the presses: {latency.group(0) if latency else 'no figure on the stop line'}"):
+        p50, p99, n = float(latency.group(1)), float(latency.group(2)), int(latency.group(3))
+        period = 1000 / 60
+        print(f'{{"board":"{board_name(args)}","metric":"touch_to_photon_ms","p50":{p50},"p99":{p99},"touch_frames":{n},'
+              f'"goal_p50":{round(period + 2, 1)},"goal_p99":{round(2 * period, 1)},'
+              f'"within_goal":{"true" if p50 <= period + 2 and p99 <= 2 * period else "false"}}}')
     metrics = text("run-metrics.txt")
     before, rss_before = thread_switches(metrics, "before")
     after, rss_after = thread_switches(metrics, "after")

@@ -20,8 +20,8 @@ wait_text() {
     done
 }
 
-# The kiosk as a visitor meets it: the launcher at rest, a tap on the grid-block tile, a tap
-# that starts the block. The host finds the tile in the first screendump (FIND) and checks
+# The kiosk as a visitor meets it: the launcher at rest, presses on a tile (touch to
+# photon), a tap on the grid-block tile, a tap that starts the block. The host finds the tile in the first screendump (FIND) and checks
 # that the block stands still before the second tap and jumps down after it.
 kiosk_stage() {
     step "kiosk: motionkiosk run on the launcher"
@@ -48,6 +48,15 @@ kiosk_stage() {
         echo "size $pw $ph"
         echo "plug"
         echo "waitfor /tmp/run.log 1 (touchscreen)"
+        # Touch to photon: 100 presses on the tile that stray off it before lifting (the
+        # tile darkens on touch-down and comes back when the finger strays; nothing opens).
+        i=0
+        while [ $i -lt 100 ]; do
+            echo "down 0 $x $y"; echo "sync"; echo "sleep 60"
+            echo "move 0 $((x + 60)) $y"; echo "sync"; echo "sleep 60"
+            echo "up 0"; echo "sync"; echo "sleep 60"
+            i=$((i + 1))
+        done
         echo "down 0 $x $y"; echo "sync"; echo "sleep 80"; echo "up 0"; echo "sync"
         echo "waitfor /tmp/kiosk-go.txt 1 tap"
         echo "down 0 $ix $iy"; echo "sync"; echo "sleep 80"; echo "up 0"; echo "sync"
