@@ -167,25 +167,20 @@ enum ConfigSchema {
 
         ConfigKey(table: "metrics", name: "path", doc: "The metrics file, replaced atomically (temporary file, then rename); node_exporter reads *.prom files in its --collector.textfile.directory. Empty: none.",
                   defaultText: "\"/var/lib/prometheus/node-exporter/motionkiosk.prom\"") { c, v throws(ValueProblem) in
-            let path = try string(v)
-            if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "'\(path)' is not an absolute path") }
+            let path = try absolutePathOrEmpty(v)
             if !path.isEmpty && !path.hasSuffix(".prom") { throw ValueProblem(message: "'\(path)': node_exporter reads only files ending in .prom") }
             c.metrics.path = path
         },
         ConfigKey(table: "metrics", name: "visitors_path", doc: "Anonymous visitor counts per exhibit and hour (sessions, time played, touches, languages, demos turned into play), appended while people play; read them with `motionkiosk stats`. Empty: none.",
                   defaultText: "\"/var/lib/motionkiosk/visitors.csv\"") { c, v throws(ValueProblem) in
-            let path = try string(v)
-            if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "'\(path)' is not an absolute path") }
-            c.metrics.visitorsPath = path
+            c.metrics.visitorsPath = try absolutePathOrEmpty(v)
         },
         ConfigKey(table: "metrics", name: "interval_seconds", doc: "Seconds between two writes of the file.",
                   defaultText: "15") { c, v throws(ValueProblem) in c.metrics.intervalSeconds = try integer(v, 1...3600) },
 
         ConfigKey(table: "blackbox", name: "folder", doc: "Where dump folders are written (trace.jsonl, state.json, screen.png, config.toml). Empty: no black box.",
                   defaultText: "\"/var/lib/motionkiosk/blackbox\"") { c, v throws(ValueProblem) in
-            let path = try string(v)
-            if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "'\(path)' is not an absolute path") }
-            c.blackBox.folder = path
+            c.blackBox.folder = try absolutePathOrEmpty(v)
         },
         ConfigKey(table: "blackbox", name: "minutes", doc: "How far back a dump reaches, at least (it starts at the idle reset or attract demo before that). RAM: about 40 bytes a record, 65,536 records at most.",
                   defaultText: "5") { c, v throws(ValueProblem) in c.blackBox.minutes = try integer(v, 1...60) },
@@ -271,6 +266,13 @@ enum ConfigSchema {
             throw ValueProblem(message: "contains a control character (only \\n, a line break, is allowed)")
         }
         return text
+    }
+
+    /// A path the service can use whatever its working folder, or "" (the feature is off).
+    static func absolutePathOrEmpty(_ v: TOMLValue) throws(ValueProblem) -> String {
+        let path = try string(v)
+        if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "'\(path)' is not an absolute path") }
+        return path
     }
 
     static func string(_ v: TOMLValue) throws(ValueProblem) -> String {

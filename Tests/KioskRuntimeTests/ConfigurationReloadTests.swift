@@ -20,6 +20,33 @@ import Testing
         close(fd)
     }
 
+    /// A stand on a virtual panel running `configuration` from `path` for 10 s, reloading on
+    /// SIGHUP, with timers to act at given moments.
+    final class Stand {
+        let events = VirtualEvents()
+        let scene: KioskScene
+        let frames: FrameLoop
+        let reload: ConfigurationReload
+        private var timers: [LoopTimer] = []
+
+        init(path: String, configuration: KioskConfiguration, log: Log) throws {
+            scene = KioskScene(settings: configuration.kioskSettings, fonts: try FontSet(), log: Log(minimum: .error))
+            frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: Log(minimum: .error),
+                               content: scene, settings: quietSettings())
+            try frames.leaveOnSignals(orAfter: 10)
+            try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
+            reload = ConfigurationReload(path: path, current: configuration, scene: scene, frames: frames, log: log, notifier: nil,
+                                         wallClock: StandSchedule.fixedStart(CivilTime(day: 20_000, second: 43_200), origin: 0))
+            frames.onReload = { [unowned(unsafe) reload] in reload.reload() }
+        }
+
+        func at(_ t: Microseconds, _ action: @escaping () -> Void) throws {
+            let timer = try frames.loop.addTimer(action)
+            try timer.arm(after: t)
+            timers.append(timer)
+        }
+    }
+
     func controls(_ scene: KioskScene) -> [String] {
         guard case .array(let list)? = scene.app?.state()["controls"] else { return [] }
         return list.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } }
@@ -32,23 +59,11 @@ import Testing
         writeConfig(path, first)
         let configuration = try KioskConfiguration.parse(first, file: path)
         let said = Locked<[String]>([])
-        let log = Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } })
-        let events = VirtualEvents()
-        let scene = KioskScene(settings: configuration.kioskSettings, fonts: try FontSet(), log: Log(minimum: .error))
-        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: Log(minimum: .error),
-                               content: scene, settings: quietSettings())
-        try frames.leaveOnSignals(orAfter: 10)
-        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
-        let reload = ConfigurationReload(path: path, current: configuration, scene: scene, frames: frames, log: log, notifier: nil,
-                                         wallClock: StandSchedule.fixedStart(CivilTime(day: 20_000, second: 43_200), origin: 0))
-        frames.onReload = { reload.reload() }
+        let stand = try Stand(path: path, configuration: configuration,
+                              log: Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } }))
+        let (events, scene, frames, reload) = (stand.events, stand.scene, stand.frames, stand.reload)
         var afterGood: [String] = [], afterBad: [String] = []
-        var timers: [LoopTimer] = []
-        func at(_ t: Microseconds, _ action: @escaping () -> Void) throws {
-            let timer = try frames.loop.addTimer(action)
-            try timer.arm(after: t)
-            timers.append(timer)
-        }
+        let at = stand.at
         try at(1_000_000) {
             self.writeConfig(path, "[exhibits]\norder = [\"tilt-box\", \"grid-block\"]\nlanguages = [\"en\", \"fr\"]\n")
             events.deliver(signal: SIGHUP)
@@ -82,23 +97,11 @@ import Testing
         let first = "[display]\nrotation = \"0\"\n"
         writeConfig(path, first)
         let configuration = try KioskConfiguration.parse(first, file: path)
-        let events = VirtualEvents()
-        let scene = KioskScene(settings: configuration.kioskSettings, fonts: try FontSet(), log: Log(minimum: .error))
-        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: Log(minimum: .error),
-                               content: scene, settings: quietSettings())
-        try frames.leaveOnSignals(orAfter: 10)
-        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
-        let reload = ConfigurationReload(path: path, current: configuration, scene: scene, frames: frames, log: Log(minimum: .error),
-                                         notifier: nil, wallClock: StandSchedule.fixedStart(CivilTime(day: 20_000, second: 43_200), origin: 0))
+        let stand = try Stand(path: path, configuration: configuration, log: Log(minimum: .error))
+        let (events, frames, reload) = (stand.events, stand.frames, stand.reload)
         var asked = 0
         reload.startAgainInPlace = { asked += 1; frames.leaveToStartAgain() }
-        frames.onReload = { reload.reload() }
-        var timers: [LoopTimer] = []
-        func at(_ t: Microseconds, _ action: @escaping () -> Void) throws {
-            let timer = try frames.loop.addTimer(action)
-            try timer.arm(after: t)
-            timers.append(timer)
-        }
+        let at = stand.at
         try at(1_000_000) {
             self.writeConfig(path, first + "[exhibits]\norder = [\"tilt-box\"]\n")
             events.deliver(signal: SIGHUP)

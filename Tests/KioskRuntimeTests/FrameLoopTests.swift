@@ -265,23 +265,6 @@ import Testing
 
 /// Sensors through the loop: hot-plug, and what a recording keeps.
 @Suite struct MotionThroughTheLoopTests {
-    /// Gravity the content was given, in order.
-    final class GravityLog: FrameContent {
-        var gravities: [Vec2] = []
-        private(set) var now: Microseconds = 0
-        func attach(to display: any Display, at time: Microseconds) { now = time }
-        func advance(to time: Microseconds) { now = max(now, time) }
-        func handle(_ frame: TouchFrame) {}
-        func inputAdded(_ info: InputDeviceInfo) {}
-        func deviceRemoved(_ device: Int, at time: Microseconds) {}
-        func motion(gravity: Vec2, altitude: Double?) { gravities.append(gravity) }
-        func shake() {}
-        func key(_ command: KeyCommand) {}
-        var isAnimating: Bool { false }
-        var nextDeadline: Microseconds? { nil }
-        var summaryName: String { "gravity" }
-        func render() -> [PixelRect] { [] }
-    }
 
     @Test func anAccelerometerPluggedInIsTakenAtOnceThroughUdev() throws {
         let tree = TempTree()
@@ -294,7 +277,7 @@ import Testing
         c.barometer = false
         c.retryInterval = 600_000_000   // the retry schedule alone would take ten minutes
         let sensors = MotionSensors(configuration: c, clock: clock, log: RateLimitedLog(clock: clock, sink: { _ in }))
-        let content = GravityLog()
+        let content = MotionLog()
         let udev = FakeUdev(events: events)
         let frames = FrameLoop(loop: try EventLoop(events: events), clock: clock, log: quietLog(), content: content, settings: quietSettings())
         try frames.start(display: VirtualPanel(width: 480, height: 800, clock: clock))

@@ -11,23 +11,6 @@ import Testing
 /// A polled accelerometer on a stand at rest is read a few times a second, not a hundred;
 /// the first movement or touch brings the full rate back.
 @Suite struct RestingPollTests {
-    final class MotionTimes: FrameContent {
-        private(set) var now: Microseconds = 0
-        var times: [Microseconds] = []
-        func attach(to display: any Display, at time: Microseconds) { now = time }
-        func advance(to time: Microseconds) { now = max(now, time) }
-        func handle(_ frame: TouchFrame) {}
-        func inputAdded(_ info: InputDeviceInfo) {}
-        func deviceRemoved(_ device: Int, at time: Microseconds) {}
-        func motion(gravity: Vec2, altitude: Double?) { times.append(now) }
-        func shake() {}
-        func key(_ command: KeyCommand) {}
-        var isAnimating: Bool { false }
-        var nextDeadline: Microseconds? { nil }
-        var summaryName: String { "motion times" }
-        func render() -> [PixelRect] { [] }
-        func samples(from: Microseconds, to: Microseconds) -> Int { times.filter { $0 >= from && $0 < to }.count }
-    }
 
     @Test func aStandAtRestPollsSlowlyAndSpeedsUpOnTheFirstChangeOrTouch() throws {
         let tree = TempTree()
@@ -41,7 +24,7 @@ import Testing
         c.barometer = false
         c.stuckAfter = nil
         let sensors = MotionSensors(configuration: c, clock: clock, log: RateLimitedLog(clock: clock, sink: { _ in }))
-        let content = MotionTimes()
+        let content = MotionLog()
         let frames = FrameLoop(loop: try EventLoop(events: events), clock: clock, log: quietLog(), content: content, settings: quietSettings())
         try frames.start(display: VirtualPanel(width: 480, height: 800, clock: clock))
         frames.attachMotion(sensors)

@@ -111,3 +111,24 @@ func firstTileCentre(_ scene: KioskScene) -> Vec2? {
           case .number(let y)? = tile.first(where: { $0.0 == "y" })?.1 else { return nil }
     return Vec2(x, y)
 }
+
+/// Content that draws nothing and notes each gravity it is given, with the time.
+final class MotionLog: FrameContent {
+    private(set) var now: Microseconds = 0
+    private(set) var received: [(time: Microseconds, gravity: Vec2)] = []
+    var gravities: [Vec2] { received.map { $0.gravity } }
+    func attach(to display: any Display, at time: Microseconds) { now = time }
+    func advance(to time: Microseconds) { now = max(now, time) }
+    func handle(_ frame: TouchFrame) {}
+    func inputAdded(_ info: InputDeviceInfo) {}
+    func deviceRemoved(_ device: Int, at time: Microseconds) {}
+    func motion(gravity: Vec2, altitude: Double?) { received.append((now, gravity)) }
+    func shake() {}
+    func key(_ command: KeyCommand) {}
+    var isAnimating: Bool { false }
+    var nextDeadline: Microseconds? { nil }
+    var summaryName: String { "motion log" }
+    func render() -> [PixelRect] { [] }
+    /// Gravities given in [from, to).
+    func samples(from: Microseconds, to: Microseconds) -> Int { received.filter { $0.time >= from && $0.time < to }.count }
+}
