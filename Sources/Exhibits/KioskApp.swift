@@ -124,6 +124,8 @@ public final class KioskApp {
     /// Where each touch slot's events go (the app's controls or the screen), decided when
     /// the finger lands.
     private var touchGoesToChrome: [Int: Bool] = [:]
+    /// The app's own control a finger is pressing (home first, then the language buttons).
+    private var chromePress = PressTracker()
     private var lastActivity: Microseconds
     /// Touches down now (by slot) and when each went down: a visitor holding a ball out is
     /// still playing.
@@ -320,6 +322,7 @@ public final class KioskApp {
 
     private func showLauncher() {
         endSession()
+        chromePress.release()
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
         let bottom = languageBar.frames.map { $0.maxY }.max() ?? 0
@@ -354,6 +357,7 @@ public final class KioskApp {
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
         touchGoesToChrome.removeAll()
+        chromePress.release()
         let stream = SeededGenerator(seed: random.next())
         let e = type.make(environment: environment(), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
@@ -421,13 +425,23 @@ public final class KioskApp {
             if touchGoesToChrome[e.slot] == true { toChrome.append(e) } else { toScreen.append(e) }
             if e.phase == .up || e.phase == .cancel { touchGoesToChrome[e.slot] = nil }
         }
-        if !toChrome.isEmpty { chromeGestures.handle(TouchFrame(time: frame.time, events: toChrome)) }
+        if !toChrome.isEmpty {
+            let f = TouchFrame(time: frame.time, events: toChrome)
+            chromePress.follow(f, regions: chromeRegions)
+            chromeGestures.handle(f)
+        }
         if !toScreen.isEmpty {
             let f = TouchFrame(time: frame.time, events: toScreen)
             currentExhibit?.touches(f)
             if case .launcher(let launcher) = showing { launcher.touches(f) }
             gestures.handle(f)
         }
+    }
+
+    /// The app's controls on this screen, in `chromePress`'s order: home (where shown),
+    /// then the language buttons.
+    private var chromeRegions: [Rect] {
+        (showsHomeControl ? [homeControlFrame] : []) + (showsLanguageBar ? languageBar.frames : [])
     }
 
     private func isOnChrome(_ p: Vec2) -> Bool {
@@ -575,15 +589,20 @@ public final class KioskApp {
             background = exhibit.draw(into: &commands)
             drawAttractBanner(playback.name, into: &commands)
         }
-        if showsHomeControl { drawHomeControl(into: &commands) }
-        if showsLanguageBar { languageBar.draw(current: text.current, into: &commands) }
+        let homeShown = showsHomeControl
+        let pressed = chromePress.index
+        if homeShown { drawHomeControl(pressed: pressed == 0, into: &commands) }
+        if showsLanguageBar {
+            languageBar.draw(current: text.current, pressed: pressed.map { $0 - (homeShown ? 1 : 0) }, into: &commands)
+        }
         return background
     }
 
-    private func drawHomeControl(into list: inout [DrawCommand]) {
+    private func drawHomeControl(pressed: Bool, into list: inout [DrawCommand]) {
         let f = homeControlFrame
         let c = f.center, s = f.width
-        list.append(.circle(center: c, radius: s / 2, color: Color(r: 40, g: 40, b: 48)))
+        // Pressed: lighter, since the control is dark already.
+        list.append(.circle(center: c, radius: s / 2, color: pressed ? Color(r: 84, g: 84, b: 96) : Color(r: 40, g: 40, b: 48)))
         // A little house: roof and body.
         let w = s * 0.44
         list.append(.polygon([Vec2(c.x, c.y - w * 0.62), Vec2(c.x + w * 0.62, c.y - w * 0.02), Vec2(c.x - w * 0.62, c.y - w * 0.02)],

@@ -36,10 +36,12 @@ struct LanguageBar {
 
     var frames: [Rect] { buttons.map { $0.frame } }
 
-    func draw(current: Language, into list: inout [DrawCommand]) {
-        for b in buttons {
+    /// `pressed`: the button a finger is on now (drawn darker).
+    func draw(current: Language, pressed: Int? = nil, into list: inout [DrawCommand]) {
+        for (i, b) in buttons.enumerated() {
             let selected = b.language == current
-            list.append(.rect(b.frame, transform: .identity, color: selected ? Color(r: 40, g: 40, b: 48) : Color(r: 226, g: 226, b: 232)))
+            let fill = selected ? Color(r: 40, g: 40, b: 48) : Color(r: 226, g: 226, b: 232)
+            list.append(.rect(b.frame, transform: .identity, color: pressed == i ? fill.pressed : fill))
             let origin = Vec2((b.frame.center.x - b.label.width / 2).rounded(), (b.frame.center.y - b.label.height / 2).rounded())
             list.append(.text(b.label, origin: origin, color: selected ? .white : Color(r: 40, g: 40, b: 48)))
         }

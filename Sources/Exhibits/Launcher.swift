@@ -22,8 +22,7 @@ final class Launcher {
     /// The tile under a finger that went down on it and has not strayed (the tap's own
     /// allowance): drawn pressed at once, so the visitor sees the touch before the tap is
     /// recognised on lifting.
-    private var pressed: (slot: Int, tile: Int, from: Vec2)?
-    private let pressAllowance: Double
+    private var press = PressTracker()
 
     static let background = Color(r: 246, g: 246, b: 250)
 
@@ -54,7 +53,6 @@ final class Launcher {
             if allFit { break }
         }
         tiles = chosen
-        pressAllowance = TapGestureRecognizer().allowableMovement
         for (i, info) in exhibits.enumerated() {
             gestures.add(TapGestureRecognizer(region: tiles[i], name: "open \(info.name)") { tap in
                 if tap.state == .ended { open(info.name) }
@@ -63,19 +61,7 @@ final class Launcher {
     }
 
     /// Follows the fingers for the pressed look (the taps themselves go to the recognisers).
-    func touches(_ frame: TouchFrame) {
-        for e in frame.events {
-            switch e.phase {
-            case .down:
-                if pressed == nil, let i = tiles.firstIndex(where: { $0.contains(e.position) }) { pressed = (e.slot, i, e.position) }
-            case .move:
-                if let p = pressed, p.slot == e.slot,
-                   e.position.distance(to: p.from) > pressAllowance || !tiles[p.tile].contains(e.position) { pressed = nil }
-            case .up, .cancel:
-                if pressed?.slot == e.slot { pressed = nil }
-            }
-        }
-    }
+    func touches(_ frame: TouchFrame) { press.follow(frame, regions: tiles) }
 
     /// `count` tiles in `columns` columns filling `area`, in reading order.
     static func grid(count: Int, columns: Int, in area: Rect, gap: Double) -> [Rect] {
@@ -130,10 +116,7 @@ final class Launcher {
 
     func draw(into list: inout [DrawCommand]) -> Color {
         for (i, info) in exhibits.enumerated() {
-            let c = info.tileColor
-            // Pressed: the tile darkens by a fifth, as a UIKit button highlights.
-            let color = pressed?.tile == i ? Color(r: UInt8(Double(c.r) * 0.8), g: UInt8(Double(c.g) * 0.8), b: UInt8(Double(c.b) * 0.8)) : c
-            list.append(.rect(tiles[i], transform: .identity, color: color))
+            list.append(.rect(tiles[i], transform: .identity, color: press.index == i ? info.tileColor.pressed : info.tileColor))
         }
         list.append(contentsOf: textCommands())
         return Launcher.background

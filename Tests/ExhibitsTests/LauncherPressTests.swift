@@ -47,4 +47,43 @@ import Testing
         app.advance(to: 1_000_000)
         #expect(!onLauncher(app))
     }
+
+    /// The home control and the language buttons show the press too.
+    @Test func theAppsOwnControlsShowThePress() throws {
+        var settings = KioskApp.Settings()
+        settings.attractAfter = nil
+        settings.languages = ["en", "fr"]
+        settings.initialExhibit = "grid-block"
+        let app = KioskApp(settings: settings, fonts: try FontSet(), log: .init(minimum: .error), start: 0)
+        func fills(_ app: KioskApp) -> [Color] {
+            app.displayList().commands.compactMap {
+                switch $0 {
+                case .circle(_, _, let color), .rect(_, _, let color): color
+                default: nil
+                }
+            }
+        }
+        func touch(_ phase: TouchPhase, _ p: Vec2, _ t: Microseconds) {
+            app.advance(to: t)
+            app.handle(TouchFrame(time: t, events: [TouchEvent(slot: 0, phase: phase, position: p, time: t)]))
+        }
+        let resting = fills(app)
+        touch(.down, app.homeControlFrame.center, 100_000)
+        let homePressed = fills(app)
+        #expect(homePressed != resting)
+        touch(.move, app.homeControlFrame.center + Vec2(0, 30), 150_000)
+        #expect(fills(app) == resting)
+        touch(.up, app.homeControlFrame.center + Vec2(0, 30), 200_000)
+        guard case .array(let controls)? = app.state()["controls"],
+              let french = controls.first(where: { if case .string("language.fr")? = $0["id"] { true } else { false } }),
+              case .number(let x)? = french["x"], case .number(let y)? = french["y"] else {
+            Issue.record("no language.fr control"); return
+        }
+        touch(.down, Vec2(x, y), 300_000)
+        let languagePressed = fills(app)
+        #expect(languagePressed != resting && languagePressed != homePressed)
+        touch(.up, Vec2(x, y), 350_000)
+        app.advance(to: 600_000)
+        #expect(fills(app) != languagePressed)
+    }
 }
