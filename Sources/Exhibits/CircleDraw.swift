@@ -50,6 +50,8 @@ public final class CircleDraw: Exhibit {
     let modeFrames: [Rect]
     let menuFrame: Rect
     let swatchFrames: [Rect]
+    /// The mode segment or swatch a finger is on (modes first): shaded from touch-down.
+    private var press = PressTracker()
 
     private let canvasPan: PanGestureRecognizer
     /// The bar for each mode and the menu for each colour, made once (text is measured).
@@ -201,6 +203,10 @@ public final class CircleDraw: Exhibit {
 
     public var isAnimating: Bool { mode == .move && discs.awakeCount > 0 }
 
+    public func touches(_ frame: TouchFrame) {
+        press.follow(frame, regions: modeFrames + (mode == .draw ? swatchFrames : []))
+    }
+
     // MARK: Drawing
 
     static let barColor = Color(r: 28, g: 28, b: 30)
@@ -225,6 +231,16 @@ public final class CircleDraw: Exhibit {
             barRevision = text.revision
         }
         list.append(contentsOf: barCommands[Mode.allCases.firstIndex(of: mode) ?? 0])
+        // A pressed button is shaded over its cached look until the finger lifts or strays.
+        if let i = press.index {
+            let shade = Color(r: 0, g: 0, b: 0, a: 64)
+            if i < modeFrames.count {
+                list.append(.rect(modeFrames[i].insetBy(dx: 3 * scale, dy: 0), transform: .identity, color: shade))
+            } else if i - modeFrames.count < swatchFrames.count {
+                let f = swatchFrames[i - modeFrames.count]
+                list.append(.circle(center: f.center, radius: f.width * 0.27, color: shade))
+            }
+        }
         return .white
     }
 

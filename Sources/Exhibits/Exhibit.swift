@@ -140,9 +140,13 @@ public protocol Exhibit: AnyObject {
     func draw(into list: inout [DrawCommand]) -> Color
     /// The state dump (replay checkpoints, bug reports).
     func state() -> ExhibitState
+    /// Whether a tap anywhere does something (adds a shape, starts the block): the kiosk
+    /// then marks each finger from touch-down, before the tap is recognised on lifting.
+    static var actsOnTapsAnywhere: Bool { get }
 }
 
 public extension Exhibit {
+    static var actsOnTapsAnywhere: Bool { false }
     func shake() {}
     func touches(_ frame: TouchFrame) {}
     var nextDeadline: Microseconds? { nil }

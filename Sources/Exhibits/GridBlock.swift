@@ -142,6 +142,8 @@ public final class GridBlock: Exhibit {
             ])
     }
 
+    public static var actsOnTapsAnywhere: Bool { true }
+
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}
     {"t":0,"type":"touch","phase":"down","id":0,"x":240,"y":420}

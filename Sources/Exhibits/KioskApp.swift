@@ -126,6 +126,10 @@ public final class KioskApp {
     private var touchGoesToChrome: [Int: Bool] = [:]
     /// The app's own control a finger is pressing (home first, then the language buttons).
     private var chromePress = PressTracker()
+    /// Fingers down on an exhibit that acts on taps anywhere, by slot: where each landed,
+    /// marked until it strays past a tap's allowance or lifts.
+    private var touchMarks: [Int: Vec2] = [:]
+    private let tapAllowance = TapGestureRecognizer().allowableMovement
     private var lastActivity: Microseconds
     /// Touches down now (by slot) and when each went down: a visitor holding a ball out is
     /// still playing.
@@ -323,6 +327,7 @@ public final class KioskApp {
     private func showLauncher() {
         endSession()
         chromePress.release()
+        touchMarks.removeAll()
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
         let bottom = languageBar.frames.map { $0.maxY }.max() ?? 0
@@ -358,6 +363,7 @@ public final class KioskApp {
         gestures = GestureEnvironment()
         touchGoesToChrome.removeAll()
         chromePress.release()
+        touchMarks.removeAll()
         let stream = SeededGenerator(seed: random.next())
         let e = type.make(environment: environment(), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
@@ -432,9 +438,21 @@ public final class KioskApp {
         }
         if !toScreen.isEmpty {
             let f = TouchFrame(time: frame.time, events: toScreen)
+            followTouchMarks(f)
             currentExhibit?.touches(f)
             if case .launcher(let launcher) = showing { launcher.touches(f) }
             gestures.handle(f)
+        }
+    }
+
+    private func followTouchMarks(_ frame: TouchFrame) {
+        guard case .exhibit(_, let exhibit) = showing, type(of: exhibit).actsOnTapsAnywhere else { return }
+        for e in frame.events {
+            switch e.phase {
+            case .down: touchMarks[e.slot] = e.position
+            case .move: if let from = touchMarks[e.slot], e.position.distance(to: from) > tapAllowance { touchMarks[e.slot] = nil }
+            case .up, .cancel: touchMarks[e.slot] = nil
+            }
         }
     }
 
@@ -455,6 +473,8 @@ public final class KioskApp {
         gestures.deviceRemoved(device, at: time)
         touchGoesToChrome.removeAll()
         heldSince.removeAll()
+        touchMarks.removeAll()
+        chromePress.release()
     }
 
     public func motion(gravity g: Vec2, altitude a: Double?) {
@@ -585,6 +605,11 @@ public final class KioskApp {
             background = launcher.draw(into: &commands)
         case .exhibit(_, let exhibit):
             background = exhibit.draw(into: &commands)
+            // A soft disc under each finger that may be a tap (iOS's touch marks).
+            let radius = 22 * min(Double(settings.width) / 480, Double(settings.height) / 800)
+            for (_, at) in touchMarks.sorted(by: { $0.key < $1.key }) {
+                commands.append(.circle(center: at, radius: radius, color: Color(r: 0, g: 0, b: 0, a: 56)))
+            }
         case .attract(let playback, let exhibit):
             background = exhibit.draw(into: &commands)
             drawAttractBanner(playback.name, into: &commands)

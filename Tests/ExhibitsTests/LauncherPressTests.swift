@@ -86,4 +86,50 @@ import Testing
         app.advance(to: 600_000)
         #expect(fills(app) != languagePressed)
     }
+
+    /// On an exhibit that acts on taps anywhere, a finger is marked from touch-down until it
+    /// strays (a drag) or lifts; an exhibit of buttons only (circle-draw) is not marked.
+    @Test func aFingerThatMayTapIsMarkedAtOnce() throws {
+        func app(_ exhibit: String) throws -> KioskApp {
+            var settings = KioskApp.Settings()
+            settings.attractAfter = nil
+            settings.initialExhibit = exhibit
+            return KioskApp(settings: settings, fonts: try FontSet(), log: .init(minimum: .error), start: 0)
+        }
+        func marks(_ app: KioskApp) -> Int {
+            app.displayList().commands.filter { if case .circle(_, _, let c) = $0 { c.a == 56 } else { false } }.count
+        }
+        func touch(_ app: KioskApp, _ phase: TouchPhase, _ p: Vec2, _ t: Microseconds) {
+            app.advance(to: t)
+            app.handle(TouchFrame(time: t, events: [TouchEvent(slot: 0, phase: phase, position: p, time: t)]))
+        }
+        for exhibit in ["motion-cube", "grid-block", "tilt-box"] {
+            let a = try app(exhibit)
+            #expect(marks(a) == 0)
+            touch(a, .down, Vec2(240, 650), 100_000)
+            #expect(marks(a) == 1, "\(exhibit): marked on touch-down")
+            touch(a, .up, Vec2(240, 650), 150_000)
+            #expect(marks(a) == 0, "\(exhibit): gone on lifting")
+            touch(a, .down, Vec2(240, 650), 300_000)
+            touch(a, .move, Vec2(240, 700), 350_000)
+            #expect(marks(a) == 0, "\(exhibit): gone once it is a drag")
+        }
+        let buttons = try app("circle-draw")
+        touch(buttons, .down, Vec2(240, 500), 100_000)
+        #expect(marks(buttons) == 0)
+        touch(buttons, .up, Vec2(240, 500), 150_000)
+        // Its own buttons shade on touch-down instead.
+        guard case .array(let controls)? = buttons.state()["controls"],
+              let mode = controls.first(where: { if case .string(let id)? = $0["id"] { id.hasPrefix("mode.") } else { false } }),
+              case .number(let x)? = mode["x"], case .number(let y)? = mode["y"] else {
+            Issue.record("no mode control"); return
+        }
+        let before = buttons.displayList().commands.count
+        touch(buttons, .down, Vec2(x, y), 300_000)
+        #expect(buttons.displayList().commands.count == before + 1, "the mode segment is shaded")
+        touch(buttons, .up, Vec2(x, y), 350_000)
+        buttons.advance(to: 600_000)
+        let shaded = buttons.displayList().commands.contains { if case .rect(_, _, let c) = $0 { c.a == 64 } else { false } }
+        #expect(!shaded, "the shade goes when the finger lifts")
+    }
 }
