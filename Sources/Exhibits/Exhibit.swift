@@ -142,11 +142,11 @@ public protocol Exhibit: AnyObject {
     func state() -> ExhibitState
     /// Whether a tap anywhere does something (adds a shape, starts the block): the kiosk
     /// then marks each finger from touch-down, before the tap is recognised on lifting.
-    static var actsOnTapsAnywhere: Bool { get }
+    var actsOnTapsAnywhere: Bool { get }
 }
 
 public extension Exhibit {
-    static var actsOnTapsAnywhere: Bool { false }
+    var actsOnTapsAnywhere: Bool { false }
     func shake() {}
     func touches(_ frame: TouchFrame) {}
     var nextDeadline: Microseconds? { nil }

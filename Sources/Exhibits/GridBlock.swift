@@ -142,7 +142,7 @@ public final class GridBlock: Exhibit {
             ])
     }
 
-    public static var actsOnTapsAnywhere: Bool { true }
+    public var actsOnTapsAnywhere: Bool { true }
 
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}

@@ -446,7 +446,7 @@ public final class KioskApp {
     }
 
     private func followTouchMarks(_ frame: TouchFrame) {
-        guard case .exhibit(_, let exhibit) = showing, type(of: exhibit).actsOnTapsAnywhere else { return }
+        guard case .exhibit(_, let exhibit) = showing, exhibit.actsOnTapsAnywhere else { return }
         for e in frame.events {
             switch e.phase {
             case .down: touchMarks[e.slot] = e.position

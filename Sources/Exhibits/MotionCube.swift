@@ -319,7 +319,7 @@ public final class MotionCube: Exhibit {
 
     /// Four shapes dropped, one dragged up and pinched bigger while turned (two fingers), let
     /// go onto the others, one more dropped: about 8 s with the attract loop's pause.
-    public static var actsOnTapsAnywhere: Bool { true }
+    public var actsOnTapsAnywhere: Bool { true }
 
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}

@@ -314,7 +314,7 @@ public final class TiltBox: Exhibit {
 
     /// Without an accelerometer (previews, CI) gravity points down, so the box rests on the
     /// bottom border: the demo works there. Double tap it, drag it up and let it fall, hold it.
-    public static var actsOnTapsAnywhere: Bool { true }
+    public var actsOnTapsAnywhere: Bool { true }
 
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}
