@@ -114,6 +114,23 @@ compile motionkiosk-bench
 link "$BASE/motionkiosk-bench" "${LIBOBJ[@]}" "$OBJ/motionkiosk-bench.o" "$OBJ/csystem.o" "$OBJ/tomlshim.o" "$OBJ/runtime-support.o" \
     "$OBJ/kiosk500.o" -lcairo -lbox2d "${LIBS[@]}"
 
+# Every interpolated value must print in Embedded Swift (see embedded/UnprintableInterpolation.swift):
+# each module type-checked again beside the catch-all, any warning from it fails the build.
+: > "$OBJ/unprintable.log"
+for m in $LIBRARIES motionkiosk motionkiosk-bench; do
+    [ -d "$ROOT/Sources/$m" ] || continue
+    library=(-parse-as-library); case $m in motionkiosk*) library=() ;; esac
+    (cd "$OBJ" && "${SWIFTC[@]}" "${library[@]}" -typecheck -module-name "${m//-/_}" \
+        $(find "$ROOT/Sources/$m" -name '*.swift' | sort) "$HERE/embedded/UnprintableInterpolation.swift" 2>&1 \
+        | grep -E '^/.*warning: .*unprintable in Embedded Swift' >> "$OBJ/unprintable.log" || true)
+done
+if [ -s "$OBJ/unprintable.log" ]; then
+    sort -u "$OBJ/unprintable.log" >&2
+    say "the values above print as \"(cannot print value in embedded Swift)\" on the Pi"
+    exit 1
+fi
+say "every interpolated value prints in Embedded Swift"
+
 for b in motionkiosk motionkiosk-bench; do
     llvm-objcopy --strip-all "$BASE/$b" "$BASE/$b.stripped"
     mv "$BASE/$b.stripped" "$BASE/$b"
