@@ -622,12 +622,12 @@ public final class FrameLoop {
             say("SIGUSR2: no screenshot file is set")
             return
         }
-        let temporary = path + ".tmp"
-        do throws(PNGError) { try writePNG(display.backBuffer, to: temporary) } catch {
+        let png: [UInt8]
+        do throws(PNGError) { png = try encodePNG(display.backBuffer, name: path) } catch {
             log.warning("screenshot: \(error)")
             return
         }
-        do throws(SystemError) { try settings.system.rename(temporary, to: path) } catch {
+        do throws(SystemError) { try writeFileAtomically(path, bytes: png, system: settings.system) } catch {
             log.warning("screenshot: \(error)")
             return
         }

@@ -15,8 +15,8 @@ private func message(of image: png_image) -> String {
     }
 }
 
-/// Writes `buffer` as an 8-bit RGB PNG (the X byte of XRGB8888 is not alpha, so none is written).
-public func writePNG(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
+/// The buffer's pixels as 8-bit RGB rows (the X byte of XRGB8888 is not alpha, so none is kept).
+private func rgbRows(_ buffer: PixelBuffer) -> [UInt8] {
     let w = buffer.width, h = buffer.height
     var rgb = [UInt8](repeating: 0, count: w * h * 3)
     rgb.withUnsafeMutableBufferPointer { out in
@@ -29,17 +29,56 @@ public func writePNG(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
             }
         }
     }
+    return rgb
+}
+
+private func rgbImage(_ buffer: PixelBuffer) -> png_image {
     var image = png_image()
     image.version = UInt32(PNG_IMAGE_VERSION)
-    image.width = UInt32(w)
-    image.height = UInt32(h)
+    image.width = UInt32(buffer.width)
+    image.height = UInt32(buffer.height)
     image.format = UInt32(PNG_FORMAT_RGB)
+    return image
+}
+
+/// Writes `buffer` as an 8-bit RGB PNG file.
+public func writePNG(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
+    let rgb = rgbRows(buffer)
+    var image = rgbImage(buffer)
     let ok = rgb.withUnsafeBytes { raw in
-        png_image_write_to_file(&image, path, 0, raw.baseAddress, Int32(w * 3), nil)
+        png_image_write_to_file(&image, path, 0, raw.baseAddress, Int32(buffer.width * 3), nil)
     }
     let why = message(of: image)
     png_image_free(&image)
     if ok == 0 { throw PNGError(path: path, reason: why.isEmpty ? "cannot write" : why) }
+}
+
+/// `buffer` as the bytes of an 8-bit RGB PNG, for a caller that writes them itself (through
+/// the system-call seam); `name` is for the error.
+public func encodePNG(_ buffer: PixelBuffer, name: String) throws(PNGError) -> [UInt8] {
+    let rgb = rgbRows(buffer)
+    // Deflate never grows the rows by more than a little: one pass almost always fits, and a
+    // second pass gets the size libpng asks for.
+    var capacity = rgb.count + rgb.count / 64 + 4096
+    for _ in 0..<2 {
+        var image = rgbImage(buffer)
+        var png = [UInt8](repeating: 0, count: capacity)
+        var size = capacity
+        let ok = png.withUnsafeMutableBytes { out in
+            rgb.withUnsafeBytes { raw in
+                png_image_write_to_memory(&image, out.baseAddress, &size, 0, raw.baseAddress, Int32(buffer.width * 3), nil)
+            }
+        }
+        let why = message(of: image)
+        png_image_free(&image)
+        if ok != 0 && size <= capacity {
+            png.removeLast(capacity - size)
+            return png
+        }
+        if size <= capacity { throw PNGError(path: name, reason: why.isEmpty ? "cannot encode" : why) }
+        capacity = size
+    }
+    throw PNGError(path: name, reason: "cannot encode")
 }
 
 /// Reads a PNG (any colour type; alpha is composited over black by libpng) into a new buffer.

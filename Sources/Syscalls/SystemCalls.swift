@@ -44,6 +44,18 @@ public extension SystemCalls {
     func rename(_ from: String, to: String) throws(SystemError) {
         if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, attempt: "rename \(from) to \(to)") }
     }
+
+    /// Creates a folder; one that exists already is fine. A default so that fakes without
+    /// files need not write one.
+    func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
+        if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError(errno: errno, attempt: "create \(path)") }
+    }
+
+    /// Removes a file, if it is there (nothing to say if not: the caller tidies up).
+    func removeFile(_ path: String) { _ = unlink(path) }
+
+    /// Removes an empty folder, if it is there.
+    func removeDirectory(_ path: String) { _ = rmdir(path) }
 }
 
 /// The real kernel.

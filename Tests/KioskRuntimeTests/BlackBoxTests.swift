@@ -41,7 +41,7 @@ import Trace
             """
         let configuration: KioskConfiguration
 
-        init(box: (inout BlackBoxSettings) -> Void = { _ in }) throws {
+        init(system: any SystemCalls = LinuxSystem.shared, box: (inout BlackBoxSettings) -> Void = { _ in }) throws {
             tree.mkdir("sys"); tree.mkdir("dev")
             tree.addLIS3DH(raw: (0, 1000, 0))
             self.clock = MonotonicClock(events: events)
@@ -51,6 +51,7 @@ import Trace
             scene = KioskScene(settings: settings, fonts: try FontSet(), log: quietLog())
             folder = tree.path("blackbox")
             var loopSettings = quietSettings()
+            loopSettings.system = system
             var b = try #require(configuration.blackBoxSettings(kiosk: settings, text: Stand.configurationText))
             b.folder = folder
             b.window = 4_000_000
@@ -190,6 +191,58 @@ import Trace
         let t3 = WallClock.local(1_790_000_003), t4 = WallClock.local(1_790_000_004)
         #expect(names.first?.contains("-\(t3.second < 10 ? "0" : "")\(t3.second)-sigusr1") == true)
         #expect(names.last?.contains("-\(t4.second < 10 ? "0" : "")\(t4.second)-sigusr1") == true)
+    }
+
+    /// The real file system, until `room` bytes have been written: then every write fails
+    /// as a full disk does.
+    final class FillingDisk: SystemCalls, @unchecked Sendable {
+        let real = LinuxSystem.shared
+        var room: Int
+        var refused = 0
+        init(room: Int) { self.room = room }
+        func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 { try real.open(path, flags: flags, mode: mode) }
+        func close(_ fd: Int32) { real.close(fd) }
+        func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int { try real.read(fd, into: buffer) }
+        func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+            guard buffer.count <= room else { refused += 1; throw SystemError(errno: ENOSPC, attempt: "write fd \(fd)") }
+            room -= buffer.count
+            return try real.write(fd, from: buffer)
+        }
+        func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 { try real.ioctl(fd, request, arg, what: what) }
+        func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
+            try real.mmap(length: length, protection: protection, flags: flags, fd: fd, offset: offset)
+        }
+        func munmap(_ address: UnsafeMutableRawPointer, length: Int) { real.munmap(address, length: length) }
+        func readSmallFile(_ path: String) throws(SystemError) -> String? { try real.readSmallFile(path) }
+        func writeSmallFile(_ path: String, _ text: String) throws(SystemError) { try real.writeSmallFile(path, text) }
+        func listDirectory(_ path: String) -> [String] { real.listDirectory(path) }
+        func fileExists(_ path: String) -> Bool { real.fileExists(path) }
+    }
+
+    @Test func aFullDiskLeavesNoHalfDumpAndTheStandRunsOn() throws {
+        // Room for the first dump, not for the second.
+        let disk = FillingDisk(room: 0)
+        var clockSeconds = 1_790_000_000.0
+        let stand = try Stand(system: disk) { box in box.wallClock = { clockSeconds } }
+        var first: BlackBoxDump?, second: BlackBoxDump? = nil, secondTried = false
+        try stand.at(1_000_000) { disk.room = 50_000_000; first = stand.frames.dumpBlackBox(reason: "sigusr1") }
+        try stand.at(2_000_000) {
+            clockSeconds += 1
+            disk.room = 1000
+            second = stand.frames.dumpBlackBox(reason: "sigusr1")
+            secondTried = true
+        }
+        try stand.at(3_000_000) { stand.frames.loop.stop() }
+        try stand.frames.run()
+        #expect(first != nil)
+        #expect(secondTried && second == nil, "the full disk is reported, not a dump")
+        #expect(disk.refused > 0)
+        let everything = LinuxSystem.shared.listDirectory(stand.folder)
+        #expect(everything.count == 1, "the first dump stays and nothing of the second: \(everything)")
+        if let kept = stand.dumps.first {
+            #expect(LinuxSystem.shared.listDirectory(kept) == ["config.toml", "screen.png", "state.json", "trace.jsonl"])
+            #expect((try? readPNG(path: kept + "/screen.png"))?.width == 480, "the screen written through the seam is a PNG")
+        }
     }
 
     /// A clock that a slow frame pushes forward, as a stall would.

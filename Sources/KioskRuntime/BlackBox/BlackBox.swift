@@ -63,11 +63,11 @@ final class BlackBox {
     /// removes the oldest folders beyond `keep`. The folder appears whole (it is written
     /// under a hidden name and renamed).
     func dump(reason: String, now: Microseconds, state: String, screen: PixelBuffer?, system: any SystemCalls) throws(SystemError) -> BlackBoxDump {
-        guard mkdir(settings.folder, 0o750) == 0 || errno == EEXIST else { throw SystemError(errno: errno, attempt: "create \(settings.folder)") }
-        let name = folderName(reason: reason)
+        try system.makeDirectory(settings.folder, mode: 0o750)
+        let name = folderName(reason: reason, system: system)
         let final = settings.folder + "/" + name
         let temporary = settings.folder + "/." + name
-        guard mkdir(temporary, 0o750) == 0 || errno == EEXIST else { throw SystemError(errno: errno, attempt: "create \(temporary)") }
+        try system.makeDirectory(temporary, mode: 0o750)
         var written = 0
         var exact = false
         do throws(SystemError) {
@@ -75,24 +75,26 @@ final class BlackBox {
             try writeFileAtomically(temporary + "/state.json", state + "\n", system: system)
             if let text = settings.configurationText { try writeFileAtomically(temporary + "/config.toml", text, system: system) }
             if let screen {
-                do throws(PNGError) { try writePNG(screen, to: temporary + "/screen.png") } catch {
-                    throw SystemError(errno: EIO, attempt: "write \(temporary)/screen.png: \(error)")
+                let png: [UInt8]
+                do throws(PNGError) { png = try encodePNG(screen, name: temporary + "/screen.png") } catch {
+                    throw SystemError(errno: EIO, attempt: "encode \(error)")
                 }
+                try writeFileAtomically(temporary + "/screen.png", bytes: png, system: system)
             }
             try system.rename(temporary, to: final)
         } catch {
-            removeFolder(temporary)
+            removeFolder(temporary, system: system)
             throw error
         }
-        prune()
+        prune(system: system)
         return BlackBoxDump(folder: final, records: written, replaysExactly: exact)
     }
 
-    private func folderName(reason: String) -> String {
+    private func folderName(reason: String, system: any SystemCalls) -> String {
         let t = WallClock.local(Int64(settings.wallClock()))
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let stamp = "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour))-\(two(t.minute))-\(two(t.second))"
-        let existing = Set(listFolder(settings.folder))
+        let existing = Set(system.listDirectory(settings.folder))
         var name = stamp + "-" + reason
         var n = 2
         while existing.contains(name) { name = stamp + "-" + reason + "-\(n)"; n += 1 }
@@ -142,18 +144,16 @@ final class BlackBox {
     }
 
     /// Keeps the newest `keep` dump folders (their names sort by time).
-    private func prune() {
-        let dumps = listFolder(settings.folder).filter { !$0.hasPrefix(".") }.sorted()
+    private func prune(system: any SystemCalls) {
+        let dumps = system.listDirectory(settings.folder).filter { !$0.hasPrefix(".") }.sorted()
         guard dumps.count > settings.keep else { return }
-        for name in dumps.prefix(dumps.count - settings.keep) { removeFolder(settings.folder + "/" + name) }
+        for name in dumps.prefix(dumps.count - settings.keep) { removeFolder(settings.folder + "/" + name, system: system) }
     }
 
-    private func listFolder(_ path: String) -> [String] { LinuxSystem.shared.listDirectory(path) }
-
     /// A dump folder holds plain files only.
-    private func removeFolder(_ path: String) {
-        for name in listFolder(path) { _ = unlink(path + "/" + name) }
-        _ = rmdir(path)
+    private func removeFolder(_ path: String, system: any SystemCalls) {
+        for name in system.listDirectory(path) { system.removeFile(path + "/" + name) }
+        system.removeDirectory(path)
     }
 }
 
