@@ -103,6 +103,9 @@ public final class DynamicsWorld {
     var islandParent = Storage<Int32>(capacity: 64, fill: -1)
     var islandMin = Storage<Double>(capacity: 64, fill: 0)
     var islandHasAwake = Storage<Bool>(capacity: 64, fill: false)
+    var sweepBoxes = Storage(capacity: 64, fill: SweepBox(minX: 0, maxX: 0, minY: 0, maxY: 0, body: 0, active: false))
+    /// Per body: the last pass of `resolveImpacts` that changed its motion.
+    var impactPass = Storage<Int32>(capacity: 64, fill: 0)
 
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
         referenceBounds = bounds
@@ -115,7 +118,7 @@ public final class DynamicsWorld {
         for behavior in topBehaviors { behavior.attach(to: nil) }
         bodies.release(); contacts.release(); pairs.release()
         constraints.release(); points.release(); awakeList.release()
-        islandParent.release(); islandMin.release(); islandHasAwake.release()
+        islandParent.release(); islandMin.release(); islandHasAwake.release(); impactPass.release(); sweepBoxes.release()
     }
 
     // MARK: Items
