@@ -39,6 +39,7 @@ extension DynamicsWorld {
     func solve(_ h: Double) {
         let hs = h / Double(substeps)
         prepareContacts(hs)
+        buildRows()
         prepareJoints(h, hs)
         let bt = bodies
         let list = awakeList, n = awakeCount
@@ -64,9 +65,9 @@ extension DynamicsWorld {
             }
             resolveImpacts(hs)
             warmStartJoints()
-            warmStartContacts()
+            warmStartRows()
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: true)
-            solveContacts(hs, useBias: true, flip: sub % 2 == 1)
+            solveRows(hs, useBias: true, flip: sub % 2 == 1)
             // Positions.
             for k in 0..<n {
                 let i = Int(list[k])
@@ -81,9 +82,9 @@ extension DynamicsWorld {
                 bt.motion[i].dqc = c2 * inv; bt.motion[i].dqs = s2 * inv
             }
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: false)
-            solveContacts(hs, useBias: false, flip: sub % 2 == 0)
+            solveRows(hs, useBias: false, flip: sub % 2 == 0)
         }
-        storeImpulses()
+        storeRowImpulses()
         storeJointImpulses()
         for k in 0..<n {
             let i = Int(list[k])
@@ -143,98 +144,6 @@ extension DynamicsWorld {
             count += 1
         }
         constraintCount = count
-    }
-
-    func warmStartContacts() {
-        let cc = constraints.base, cp = points.base, motion = bodies.motion.base
-        for i in 0..<constraintCount {
-            let k = cc + i
-            let a = Int(k.pointee.a), b = Int(k.pointee.b)
-            let mA = k.pointee.mA, iA = k.pointee.iA, mB = k.pointee.mB, iB = k.pointee.iB
-            let nx = k.pointee.nx, ny = k.pointee.ny
-            // The sum of the points' impulses along the normal and the tangent (ny, −nx).
-            var normal = 0.0, tangent = 0.0, turnA = 0.0, turnB = 0.0
-            for j in 0..<Int(k.pointee.pointCount) {
-                let p = cp + (2 * i + j)
-                let n = p.pointee.normalImpulse, t = p.pointee.tangentImpulse
-                normal += n; tangent += t
-                turnA += n * p.pointee.leverA - t * p.pointee.reachA
-                turnB += n * p.pointee.leverB - t * p.pointee.reachB
-            }
-            let Px = normal * nx + tangent * ny, Py = normal * ny - tangent * nx
-            if k.pointee.movesA {
-                motion[a].vx -= mA * Px; motion[a].vy -= mA * Py; motion[a].w -= iA * turnA
-            }
-            if k.pointee.movesB {
-                motion[b].vx += mB * Px; motion[b].vy += mB * Py; motion[b].w += iB * turnB
-            }
-        }
-    }
-
-    /// `flip` alternates the order of a manifold's two points between passes, so that
-    /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
-    func solveContacts(_ hs: Double, useBias: Bool, flip: Bool) {
-        let cc = constraints.base, cp = points.base, motion = bodies.motion.base
-        let invH = 1 / hs
-        let maxPush = tuning.maxPushoutSpeed
-        let threshold = tuning.restitutionThreshold
-        let flipBit = flip ? 1 : 0
-        for i in 0..<constraintCount {
-            let k = cc + i
-            let a = Int(k.pointee.a), b = Int(k.pointee.b)
-            let mA = k.pointee.mA, iA = k.pointee.iA, mB = k.pointee.mB, iB = k.pointee.iB
-            let nx = k.pointee.nx, ny = k.pointee.ny
-            let pointCount = Int(k.pointee.pointCount)
-            let motionA = motion[a], motionB = motion[b]
-            var vAx = motionA.vx, vAy = motionA.vy, wA = motionA.w, vBx = motionB.vx, vBy = motionB.vy, wB = motionB.w
-            let shift = (motionB.dpx - motionA.dpx) * nx + (motionB.dpy - motionA.dpy) * ny
-            let cA = motionA.dqc, sA = motionA.dqs, cB = motionB.dqc, sB = motionB.dqs
-            let elastic = !useBias && k.pointee.restitution > 0
-            // Touching points: the soft bias in the solve pass, none when relaxing.
-            let soft = k.pointee.soft
-            let biasRate = useBias ? soft.biasRate : 0
-            let massScale = useBias ? soft.massScale : 1, impulseScale = useBias ? soft.impulseScale : 0
-            let order = pointCount == 2 ? flipBit : 0
-            for jj in 0..<pointCount {
-                let p = cp + (2 * i + (jj ^ order))
-                let leverA = p.pointee.leverA, leverB = p.pointee.leverB
-                let s = currentSeparation(p, shift, cA, sA, cB, sB)
-                let vn = (vBx - vAx) * nx + (vBy - vAy) * ny + wB * leverB - wA * leverA
-                // Speculative (s > 0): may close the gap, no more. An elastic impact about to
-                // happen is left to `resolveImpacts` of the next substep, which needs the
-                // approach speed intact. Selects rather than branches: which case a point is
-                // in is unpredictable.
-                let speculative = s > 0
-                if elastic && speculative && vn < -threshold { continue }
-                let bias = speculative ? s * invH : max(biasRate * s, -maxPush)
-                let pointMassScale = speculative ? 1 : massScale
-                let pointImpulseScale = speculative ? 0 : impulseScale
-                let old = p.pointee.normalImpulse
-                let newImpulse = max(old - p.pointee.normalMass * pointMassScale * (vn + bias) - pointImpulseScale * old, 0)
-                let impulse = newImpulse - old
-                p.pointee.normalImpulse = newImpulse
-                let Px = impulse * nx, Py = impulse * ny
-                vAx -= mA * Px; vAy -= mA * Py; wA -= iA * impulse * leverA
-                vBx += mB * Px; vBy += mB * Py; wB += iB * impulse * leverB
-            }
-            let friction = k.pointee.friction
-            for jj in 0..<pointCount {
-                let p = cp + (2 * i + (jj ^ order))
-                let reachA = p.pointee.reachA, reachB = p.pointee.reachB
-                // Along the tangent (ny, −nx), whose arms are −reach.
-                let vt = (vBx - vAx) * ny - (vBy - vAy) * nx - wB * reachB + wA * reachA
-                let maxFriction = friction * p.pointee.normalImpulse
-                let old = p.pointee.tangentImpulse
-                let newImpulse = min(max(old - p.pointee.tangentMass * vt, -maxFriction), maxFriction)
-                let impulse = newImpulse - old
-                p.pointee.tangentImpulse = newImpulse
-                let Px = impulse * ny, Py = -impulse * nx
-                vAx -= mA * Px; vAy -= mA * Py; wA += iA * impulse * reachA
-                vBx += mB * Px; vBy += mB * Py; wB -= iB * impulse * reachB
-            }
-            if k.pointee.movesA { motion[a].vx = vAx; motion[a].vy = vAy; motion[a].w = wA }
-            if k.pointee.movesB { motion[b].vx = vBx; motion[b].vy = vBy; motion[b].w = wB }
-        }
     }
 
     /// Elastic impacts, before the soft solve: every contact about to close faster than the
@@ -375,17 +284,5 @@ extension DynamicsWorld {
         if b0 > 0 && k12 * (b0 / k11) >= b1 { return (b0 / k11, 0) }
         if b1 > 0 && k12 * (b1 / k22) >= b0 { return (0, b1 / k22) }
         return nil
-    }
-
-    func storeImpulses() {
-        let cc = constraints, cp = points, ct = contacts
-        for i in 0..<constraintCount {
-            let k = cc[i]
-            let c = Int(k.contact)
-            for j in 0..<Int(k.pointCount) {
-                ct.points[2 * c + j].normalImpulse = cp[2 * i + j].normalImpulse
-                ct.points[2 * c + j].tangentImpulse = cp[2 * i + j].tangentImpulse
-            }
-        }
     }
 }

@@ -104,6 +104,10 @@ public final class DynamicsWorld {
     var islandMin = Storage<Double>(capacity: 64, fill: 0)
     var islandHasAwake = Storage<Bool>(capacity: 64, fill: false)
     var sweepBoxes = Storage(capacity: 64, fill: SweepBox(minX: 0, maxX: 0, minY: 0, maxY: 0, body: 0, active: false))
+    /// The contact constraints paired into rows for the wide solver (`ContactRows.swift`).
+    var rows = Storage<ContactRow>(capacity: 128, fill: ContactRow())
+    var contactRowCount = 0
+    var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
     /// Per body: the last pass of `resolveImpacts` that changed its motion.
     var impactPass = Storage<Int32>(capacity: 64, fill: 0)
 
@@ -119,6 +123,7 @@ public final class DynamicsWorld {
         bodies.release(); contacts.release(); pairs.release()
         constraints.release(); points.release(); awakeList.release()
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactPass.release(); sweepBoxes.release()
+        rows.release(); constraintPlaced.release()
     }
 
     // MARK: Items

@@ -1,0 +1,268 @@
+/// Two contact constraints side by side, solved together with `SIMD2<Double>` arithmetic
+/// (one SSE2 or NEON register per quantity). The two never share a body that moves, so
+/// solving them at once is solving one after the other: the graph colouring in `buildRows`
+/// guarantees it. A lane with no constraint, or a second point a manifold lacks, holds zero
+/// masses and impulses and changes nothing.
+struct ContactRow {
+    var a: (Int32, Int32) = (0, 0), b: (Int32, Int32) = (0, 0)
+    /// Which lanes' bodies receive impulses (a static, sleeping or absent body only pushes).
+    var movesA: (Bool, Bool) = (false, false), movesB: (Bool, Bool) = (false, false)
+    /// The contact of each lane, −1 for an empty lane.
+    var contact: (Int32, Int32) = (-1, -1)
+    var mA = Wide(), iA = Wide(), mB = Wide(), iB = Wide()
+    var nx = Wide(), ny = Wide()
+    var friction = Wide()
+    /// All ones in a lane whose contact is elastic (its impacts belong to `resolveImpacts`).
+    var elastic = SIMDMask<SIMD2<Int64>>()
+    var biasRate = Wide(), massScale = Wide(), impulseScale = Wide()
+    var points = (RowPoint(), RowPoint())
+    /// False when neither lane has a second point: the row solves point 0 only.
+    var twoPoints = false
+}
+
+typealias Wide = SIMD2<Double>
+
+/// A manifold point of both lanes; the fields mean what `ConstraintPoint`'s do.
+struct RowPoint {
+    var leverA = Wide(), leverB = Wide(), reachA = Wide(), reachB = Wide()
+    var baseSeparation = Wide()
+    var normalImpulse = Wide(), tangentImpulse = Wide()
+    var normalMass = Wide(), tangentMass = Wide()
+}
+
+/// The bodies of a row's two lanes, gathered.
+private struct RowBodies {
+    var vAx = Wide(), vAy = Wide(), wA = Wide(), vBx = Wide(), vBy = Wide(), wB = Wide()
+
+    @inline(__always)
+    init(_ motion: UnsafeMutablePointer<Motion>, _ row: UnsafeMutablePointer<ContactRow>) {
+        let a0 = Int(row.pointee.a.0), a1 = Int(row.pointee.a.1), b0 = Int(row.pointee.b.0), b1 = Int(row.pointee.b.1)
+        vAx = Wide(motion[a0].vx, motion[a1].vx); vAy = Wide(motion[a0].vy, motion[a1].vy); wA = Wide(motion[a0].w, motion[a1].w)
+        vBx = Wide(motion[b0].vx, motion[b1].vx); vBy = Wide(motion[b0].vy, motion[b1].vy); wB = Wide(motion[b0].w, motion[b1].w)
+    }
+
+    @inline(__always)
+    func scatter(_ motion: UnsafeMutablePointer<Motion>, _ row: UnsafeMutablePointer<ContactRow>) {
+        if row.pointee.movesA.0 { let a = Int(row.pointee.a.0); motion[a].vx = vAx[0]; motion[a].vy = vAy[0]; motion[a].w = wA[0] }
+        if row.pointee.movesA.1 { let a = Int(row.pointee.a.1); motion[a].vx = vAx[1]; motion[a].vy = vAy[1]; motion[a].w = wA[1] }
+        if row.pointee.movesB.0 { let b = Int(row.pointee.b.0); motion[b].vx = vBx[0]; motion[b].vy = vBy[0]; motion[b].w = wB[0] }
+        if row.pointee.movesB.1 { let b = Int(row.pointee.b.1); motion[b].vx = vBx[1]; motion[b].vy = vBy[1]; motion[b].w = wB[1] }
+    }
+}
+
+/// max and min with one meaning on every CPU (x86's maxpd and ARM's fmaxnm disagree on
+/// signed zeros and NaN).
+@inline(__always) private func larger(_ x: Wide, _ y: Wide) -> Wide { x.replacing(with: y, where: x .< y) }
+@inline(__always) private func smaller(_ x: Wide, _ y: Wide) -> Wide { x.replacing(with: y, where: y .< x) }
+
+extension DynamicsWorld {
+    /// Pairs the prepared constraints into rows without changing what sequential
+    /// Gauss-Seidel in constraint order computes: constraint `i` takes as partner the first
+    /// later one (within a short look-ahead) that shares no moving body with `i` nor with any
+    /// constraint it jumps over, so solving the two at once equals solving them in order.
+    /// A partner with as many points as `i` is preferred (a row of one-point manifolds skips
+    /// the second point). Colouring would pair more, but reorders the solve, and a stack
+    /// converges worse in colour order.
+    func buildRows() {
+        let cc = constraints.base, cp = points.base
+        let n = constraintCount
+        constraintPlaced.reserve(n)
+        let placed = constraintPlaced.base
+        for i in 0..<n { placed[i] = false }
+        rows.reserve(n)
+        let rowBase = rows.base
+        let lookAhead = 8
+        // Moving bodies of `i` and of the constraints a partner would jump over.
+        var blocked = (Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
+                       Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
+                       Int32(0), Int32(0))
+        var next = 0
+        withUnsafeMutableBytes(of: &blocked) { raw in
+            let blockedBodies = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
+            for i in 0..<n where !placed[i] {
+                placed[i] = true
+                var blockedCount = 0
+                @inline(__always) func block(_ k: ContactConstraint) {
+                    if k.movesA { blockedBodies[blockedCount] = k.a; blockedCount += 1 }
+                    if k.movesB { blockedBodies[blockedCount] = k.b; blockedCount += 1 }
+                }
+                @inline(__always) func isFree(_ body: Int32, _ moves: Bool) -> Bool {
+                    if !moves { return true }
+                    for m in 0..<blockedCount where blockedBodies[m] == body { return false }
+                    return true
+                }
+                let k = cc[i]
+                block(k)
+                var partner = -1, fallback = -1
+                var j = i + 1
+                while j < n && j <= i + lookAhead {
+                    if !placed[j] {
+                        let candidate = cc[j]
+                        if isFree(candidate.a, candidate.movesA) && isFree(candidate.b, candidate.movesB) {
+                            if candidate.pointCount == k.pointCount { partner = j; break }
+                            if fallback < 0 { fallback = j }
+                        }
+                        block(candidate)
+                        // Whatever follows a skipped fallback must commute with it too: it is
+                        // in `blocked` now, and the fallback is independent of all before it.
+                    }
+                    j += 1
+                }
+                if partner < 0 { partner = fallback }
+                if partner >= 0 { placed[partner] = true }
+                rowBase[next] = row(cc, cp, i, partner)
+                next += 1
+            }
+        }
+        contactRowCount = next
+    }
+
+    /// A row of constraints `first` and `second` (−1: an empty lane, which repeats the first's
+    /// bodies and moves nothing).
+    private func row(_ cc: UnsafeMutablePointer<ContactConstraint>, _ cp: UnsafeMutablePointer<ConstraintPoint>,
+                     _ first: Int, _ second: Int) -> ContactRow {
+        var r = ContactRow()
+        let k0 = cc[first], k1 = second >= 0 ? cc[second] : ContactConstraint(a: k0.a, b: k0.b)
+        r.a = (k0.a, k1.a); r.b = (k0.b, k1.b)
+        r.movesA = (k0.movesA, k1.movesA); r.movesB = (k0.movesB, k1.movesB)
+        r.contact = (k0.contact, second >= 0 ? k1.contact : -1)
+        r.mA = Wide(k0.mA, k1.mA); r.iA = Wide(k0.iA, k1.iA); r.mB = Wide(k0.mB, k1.mB); r.iB = Wide(k0.iB, k1.iB)
+        r.nx = Wide(k0.nx, k1.nx); r.ny = Wide(k0.ny, k1.ny)
+        r.friction = Wide(k0.friction, k1.friction)
+        r.elastic = Wide(k0.restitution, k1.restitution) .> 0
+        r.biasRate = Wide(k0.soft.biasRate, k1.soft.biasRate)
+        r.massScale = Wide(k0.soft.massScale, k1.soft.massScale)
+        r.impulseScale = Wide(k0.soft.impulseScale, k1.soft.impulseScale)
+        func point(_ j: Int) -> RowPoint {
+            let none = ConstraintPoint()
+            let p0 = j < Int(k0.pointCount) ? cp[2 * first + j] : none
+            let p1 = second >= 0 && j < Int(k1.pointCount) ? cp[2 * second + j] : none
+            var p = RowPoint()
+            p.leverA = Wide(p0.leverA, p1.leverA); p.leverB = Wide(p0.leverB, p1.leverB)
+            p.reachA = Wide(p0.reachA, p1.reachA); p.reachB = Wide(p0.reachB, p1.reachB)
+            p.baseSeparation = Wide(p0.baseSeparation, p1.baseSeparation)
+            p.normalImpulse = Wide(p0.normalImpulse, p1.normalImpulse)
+            p.tangentImpulse = Wide(p0.tangentImpulse, p1.tangentImpulse)
+            p.normalMass = Wide(p0.normalMass, p1.normalMass)
+            p.tangentMass = Wide(p0.tangentMass, p1.tangentMass)
+            return p
+        }
+        r.points = (point(0), point(1))
+        r.twoPoints = k0.pointCount == 2 || k1.pointCount == 2
+        return r
+    }
+
+    func warmStartRows() {
+        let motion = bodies.motion.base
+        for i in 0..<contactRowCount {
+            let r = rows.base + i
+            var v = RowBodies(motion, r)
+            let p0 = r.pointee.points.0, p1 = r.pointee.points.1
+            let normal = p0.normalImpulse + p1.normalImpulse, tangent = p0.tangentImpulse + p1.tangentImpulse
+            let turnA = (p0.normalImpulse * p0.leverA - p0.tangentImpulse * p0.reachA)
+                + (p1.normalImpulse * p1.leverA - p1.tangentImpulse * p1.reachA)
+            let turnB = (p0.normalImpulse * p0.leverB - p0.tangentImpulse * p0.reachB)
+                + (p1.normalImpulse * p1.leverB - p1.tangentImpulse * p1.reachB)
+            let nx = r.pointee.nx, ny = r.pointee.ny
+            let Px = normal * nx + tangent * ny, Py = normal * ny - tangent * nx
+            let mA = r.pointee.mA, mB = r.pointee.mB
+            v.vAx -= mA * Px; v.vAy -= mA * Py; v.wA -= r.pointee.iA * turnA
+            v.vBx += mB * Px; v.vBy += mB * Py; v.wB += r.pointee.iB * turnB
+            v.scatter(motion, r)
+        }
+    }
+
+    /// `flip` alternates the order of a manifold's two points between passes, so that
+    /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
+    func solveRows(_ hs: Double, useBias: Bool, flip: Bool) {
+        let motion = bodies.motion.base
+        let invH = Wide(repeating: 1 / hs)
+        let maxPush = Wide(repeating: -tuning.maxPushoutSpeed)
+        let approach = Wide(repeating: -tuning.restitutionThreshold)
+        let zero = Wide(), one = Wide(repeating: 1)
+        for i in 0..<contactRowCount {
+            let r = rows.base + i
+            var v = RowBodies(motion, r)
+            let a0 = Int(r.pointee.a.0), a1 = Int(r.pointee.a.1), b0 = Int(r.pointee.b.0), b1 = Int(r.pointee.b.1)
+            let nx = r.pointee.nx, ny = r.pointee.ny
+            let mA = r.pointee.mA, iA = r.pointee.iA, mB = r.pointee.mB, iB = r.pointee.iB
+            let dpAx = Wide(motion[a0].dpx, motion[a1].dpx), dpAy = Wide(motion[a0].dpy, motion[a1].dpy)
+            let dpBx = Wide(motion[b0].dpx, motion[b1].dpx), dpBy = Wide(motion[b0].dpy, motion[b1].dpy)
+            let cA = Wide(motion[a0].dqc, motion[a1].dqc), sA = Wide(motion[a0].dqs, motion[a1].dqs)
+            let cB = Wide(motion[b0].dqc, motion[b1].dqc), sB = Wide(motion[b0].dqs, motion[b1].dqs)
+            let shift = (dpBx - dpAx) * nx + (dpBy - dpAy) * ny
+            // Touching points: the soft bias in the solve pass, none when relaxing.
+            let biasRate = useBias ? r.pointee.biasRate : zero
+            let massScale = useBias ? r.pointee.massScale : one
+            let impulseScale = useBias ? r.pointee.impulseScale : zero
+            let elastic = useBias ? SIMDMask<SIMD2<Int64>>() : r.pointee.elastic
+
+            @inline(__always)
+            func normalRow(_ p: inout RowPoint) {
+                let s = shift + ((cB * p.reachB + sB * p.leverB) - (cA * p.reachA + sA * p.leverA)) + p.baseSeparation
+                let vn = (v.vBx - v.vAx) * nx + (v.vBy - v.vAy) * ny + v.wB * p.leverB - v.wA * p.leverA
+                // Speculative (s > 0): may close the gap, no more. An elastic impact about to
+                // happen is left to `resolveImpacts` of the next substep, which needs the
+                // approach speed intact.
+                let speculative = s .> zero
+                let untouched = elastic .& speculative .& (vn .< approach)
+                let bias = larger(biasRate * s, maxPush).replacing(with: s * invH, where: speculative)
+                let pointMassScale = massScale.replacing(with: one, where: speculative)
+                let pointImpulseScale = impulseScale.replacing(with: zero, where: speculative)
+                let old = p.normalImpulse
+                let solved = larger(old - p.normalMass * pointMassScale * (vn + bias) - pointImpulseScale * old, zero)
+                let newImpulse = solved.replacing(with: old, where: untouched)
+                let impulse = newImpulse - old
+                p.normalImpulse = newImpulse
+                let Px = impulse * nx, Py = impulse * ny
+                v.vAx -= mA * Px; v.vAy -= mA * Py; v.wA -= iA * impulse * p.leverA
+                v.vBx += mB * Px; v.vBy += mB * Py; v.wB += iB * impulse * p.leverB
+            }
+
+            @inline(__always)
+            func tangentRow(_ p: inout RowPoint) {
+                // Along the tangent (ny, −nx), whose arms are −reach.
+                let vt = (v.vBx - v.vAx) * ny - (v.vBy - v.vAy) * nx - v.wB * p.reachB + v.wA * p.reachA
+                let maxFriction = r.pointee.friction * p.normalImpulse
+                let old = p.tangentImpulse
+                let newImpulse = smaller(larger(old - p.tangentMass * vt, zero - maxFriction), maxFriction)
+                let impulse = newImpulse - old
+                p.tangentImpulse = newImpulse
+                let Px = impulse * ny, Py = zero - impulse * nx
+                v.vAx -= mA * Px; v.vAy -= mA * Py; v.wA += iA * impulse * p.reachA
+                v.vBx += mB * Px; v.vBy += mB * Py; v.wB -= iB * impulse * p.reachB
+            }
+
+            if !r.pointee.twoPoints {
+                normalRow(&r.pointee.points.0)
+                tangentRow(&r.pointee.points.0)
+            } else if flip {
+                normalRow(&r.pointee.points.1); normalRow(&r.pointee.points.0)
+                tangentRow(&r.pointee.points.1); tangentRow(&r.pointee.points.0)
+            } else {
+                normalRow(&r.pointee.points.0); normalRow(&r.pointee.points.1)
+                tangentRow(&r.pointee.points.0); tangentRow(&r.pointee.points.1)
+            }
+            v.scatter(motion, r)
+        }
+    }
+
+    /// The accumulated impulses back to the persistent contacts, to warm-start the next step.
+    func storeRowImpulses() {
+        let ct = contacts
+        for i in 0..<contactRowCount {
+            let r = rows[i]
+            for lane in 0..<2 {
+                let c = Int(lane == 0 ? r.contact.0 : r.contact.1)
+                if c < 0 { continue }
+                let count = ct[c].pointCount
+                ct.points[2 * c].normalImpulse = r.points.0.normalImpulse[lane]
+                ct.points[2 * c].tangentImpulse = r.points.0.tangentImpulse[lane]
+                if count > 1 {
+                    ct.points[2 * c + 1].normalImpulse = r.points.1.normalImpulse[lane]
+                    ct.points[2 * c + 1].tangentImpulse = r.points.1.tangentImpulse[lane]
+                }
+            }
+        }
+    }
+}
