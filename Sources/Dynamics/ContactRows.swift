@@ -7,8 +7,9 @@ struct ContactRow {
     var a: (Int32, Int32) = (0, 0), b: (Int32, Int32) = (0, 0)
     /// Which lanes' bodies receive impulses (a static, sleeping or absent body only pushes).
     var movesA: (Bool, Bool) = (false, false), movesB: (Bool, Bool) = (false, false)
-    /// The contact of each lane, −1 for an empty lane.
+    /// The contact and the constraint of each lane, −1 for an empty lane.
     var contact: (Int32, Int32) = (-1, -1)
+    var constraint: (Int32, Int32) = (-1, -1)
     var mA = Wide(), iA = Wide(), mB = Wide(), iB = Wide()
     var nx = Wide(), ny = Wide()
     var friction = Wide()
@@ -110,46 +111,52 @@ extension DynamicsWorld {
                 }
                 if partner < 0 { partner = fallback }
                 if partner >= 0 { placed[partner] = true }
-                rowBase[next] = row(cc, cp, i, partner)
+                fillRow(rowBase + next, cc, cp, i, partner)
                 next += 1
             }
         }
         contactRowCount = next
     }
 
-    /// A row of constraints `first` and `second` (−1: an empty lane, which repeats the first's
-    /// bodies and moves nothing).
-    private func row(_ cc: UnsafeMutablePointer<ContactConstraint>, _ cp: UnsafeMutablePointer<ConstraintPoint>,
-                     _ first: Int, _ second: Int) -> ContactRow {
-        var r = ContactRow()
-        let k0 = cc[first], k1 = second >= 0 ? cc[second] : ContactConstraint(a: k0.a, b: k0.b)
-        r.a = (k0.a, k1.a); r.b = (k0.b, k1.b)
-        r.movesA = (k0.movesA, k1.movesA); r.movesB = (k0.movesB, k1.movesB)
-        r.contact = (k0.contact, second >= 0 ? k1.contact : -1)
-        r.mA = Wide(k0.mA, k1.mA); r.iA = Wide(k0.iA, k1.iA); r.mB = Wide(k0.mB, k1.mB); r.iB = Wide(k0.iB, k1.iB)
-        r.nx = Wide(k0.nx, k1.nx); r.ny = Wide(k0.ny, k1.ny)
-        r.friction = Wide(k0.friction, k1.friction)
-        r.elastic = Wide(k0.restitution, k1.restitution) .> 0
-        r.biasRate = Wide(k0.soft.biasRate, k1.soft.biasRate)
-        r.massScale = Wide(k0.soft.massScale, k1.soft.massScale)
-        r.impulseScale = Wide(k0.soft.impulseScale, k1.soft.impulseScale)
-        func point(_ j: Int) -> RowPoint {
-            let none = ConstraintPoint()
-            let p0 = j < Int(k0.pointCount) ? cp[2 * first + j] : none
-            let p1 = second >= 0 && j < Int(k1.pointCount) ? cp[2 * second + j] : none
-            var p = RowPoint()
-            p.leverA = Wide(p0.leverA, p1.leverA); p.leverB = Wide(p0.leverB, p1.leverB)
-            p.reachA = Wide(p0.reachA, p1.reachA); p.reachB = Wide(p0.reachB, p1.reachB)
-            p.baseSeparation = Wide(p0.baseSeparation, p1.baseSeparation)
-            p.normalImpulse = Wide(p0.normalImpulse, p1.normalImpulse)
-            p.tangentImpulse = Wide(p0.tangentImpulse, p1.tangentImpulse)
-            p.normalMass = Wide(p0.normalMass, p1.normalMass)
-            p.tangentMass = Wide(p0.tangentMass, p1.tangentMass)
-            return p
+    /// Fills row `r` with constraints `first` and `second` (−1: an empty lane, which repeats
+    /// the first's bodies and moves nothing).
+    private func fillRow(_ r: UnsafeMutablePointer<ContactRow>, _ cc: UnsafeMutablePointer<ContactConstraint>,
+                         _ cp: UnsafeMutablePointer<ConstraintPoint>, _ first: Int, _ second: Int) {
+        let k0 = cc + first
+        let k1 = second >= 0 ? cc + second : k0
+        let lane1 = second >= 0
+        r.pointee.a = (k0.pointee.a, k1.pointee.a); r.pointee.b = (k0.pointee.b, k1.pointee.b)
+        r.pointee.movesA = (k0.pointee.movesA, lane1 && k1.pointee.movesA)
+        r.pointee.movesB = (k0.pointee.movesB, lane1 && k1.pointee.movesB)
+        r.pointee.contact = (k0.pointee.contact, lane1 ? k1.pointee.contact : -1)
+        r.pointee.constraint = (Int32(first), Int32(second))
+        // An empty lane copies lane 0's numbers but has no points: it applies no impulse.
+        r.pointee.mA = Wide(k0.pointee.mA, k1.pointee.mA); r.pointee.iA = Wide(k0.pointee.iA, k1.pointee.iA)
+        r.pointee.mB = Wide(k0.pointee.mB, k1.pointee.mB); r.pointee.iB = Wide(k0.pointee.iB, k1.pointee.iB)
+        r.pointee.nx = Wide(k0.pointee.nx, k1.pointee.nx); r.pointee.ny = Wide(k0.pointee.ny, k1.pointee.ny)
+        r.pointee.friction = Wide(k0.pointee.friction, k1.pointee.friction)
+        r.pointee.elastic = Wide(k0.pointee.restitution, lane1 ? k1.pointee.restitution : 0) .> 0
+        r.pointee.biasRate = Wide(k0.pointee.soft.biasRate, k1.pointee.soft.biasRate)
+        r.pointee.massScale = Wide(k0.pointee.soft.massScale, k1.pointee.soft.massScale)
+        r.pointee.impulseScale = Wide(k0.pointee.soft.impulseScale, k1.pointee.soft.impulseScale)
+        let count0 = Int(k0.pointee.pointCount), count1 = lane1 ? Int(k1.pointee.pointCount) : 0
+        @inline(__always) func fill(_ p: inout RowPoint, _ j: Int) {
+            let p0 = cp + (2 * first + j), p1 = cp + (2 * second + j)
+            let has0 = j < count0, has1 = j < count1
+            p.leverA = Wide(has0 ? p0.pointee.leverA : 0, has1 ? p1.pointee.leverA : 0)
+            p.leverB = Wide(has0 ? p0.pointee.leverB : 0, has1 ? p1.pointee.leverB : 0)
+            p.reachA = Wide(has0 ? p0.pointee.reachA : 0, has1 ? p1.pointee.reachA : 0)
+            p.reachB = Wide(has0 ? p0.pointee.reachB : 0, has1 ? p1.pointee.reachB : 0)
+            p.baseSeparation = Wide(has0 ? p0.pointee.baseSeparation : 0, has1 ? p1.pointee.baseSeparation : 0)
+            p.normalImpulse = Wide(has0 ? p0.pointee.normalImpulse : 0, has1 ? p1.pointee.normalImpulse : 0)
+            p.tangentImpulse = Wide(has0 ? p0.pointee.tangentImpulse : 0, has1 ? p1.pointee.tangentImpulse : 0)
+            p.normalMass = Wide(has0 ? p0.pointee.normalMass : 0, has1 ? p1.pointee.normalMass : 0)
+            p.tangentMass = Wide(has0 ? p0.pointee.tangentMass : 0, has1 ? p1.pointee.tangentMass : 0)
         }
-        r.points = (point(0), point(1))
-        r.twoPoints = k0.pointCount == 2 || k1.pointCount == 2
-        return r
+        fill(&r.pointee.points.0, 0)
+        let twoPoints = count0 == 2 || count1 == 2
+        r.pointee.twoPoints = twoPoints
+        if twoPoints { fill(&r.pointee.points.1, 1) } else { r.pointee.points.1 = RowPoint() }
     }
 
     func warmStartRows() {
@@ -175,6 +182,12 @@ extension DynamicsWorld {
     /// `flip` alternates the order of a manifold's two points between passes, so that
     /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
     func solveRows(_ hs: Double, useBias: Bool, flip: Bool) {
+        // Two copies, each with `useBias` constant: the relax pass drops the soft terms.
+        if useBias { solveRowsInline(hs, useBias: true, flip: flip) } else { solveRowsInline(hs, useBias: false, flip: flip) }
+    }
+
+    @inline(__always)
+    private func solveRowsInline(_ hs: Double, useBias: Bool, flip: Bool) {
         let motion = bodies.motion.base
         let invH = Wide(repeating: 1 / hs)
         let maxPush = Wide(repeating: -tuning.maxPushoutSpeed)
@@ -245,6 +258,32 @@ extension DynamicsWorld {
             }
             v.scatter(motion, r)
         }
+    }
+
+    /// Marks each constraint whose contact is elastic and has a point closing faster than the
+    /// restitution threshold; true when there is one.
+    func markApproachingContacts() -> Bool {
+        let motion = bodies.motion.base
+        constraintApproaching.reserve(constraintCount)
+        let approaching = constraintApproaching.base
+        let approach = Wide(repeating: -tuning.restitutionThreshold)
+        var any = false
+        for i in 0..<contactRowCount {
+            let r = rows.base + i
+            let v = RowBodies(motion, r)
+            let nx = r.pointee.nx, ny = r.pointee.ny
+            let dvn = (v.vBx - v.vAx) * nx + (v.vBy - v.vAy) * ny
+            var closing = dvn + v.wB * r.pointee.points.0.leverB - v.wA * r.pointee.points.0.leverA .< approach
+            if r.pointee.twoPoints {
+                closing = closing .| (dvn + v.wB * r.pointee.points.1.leverB - v.wA * r.pointee.points.1.leverA .< approach)
+            }
+            closing = closing .& r.pointee.elastic
+            let first = Int(r.pointee.constraint.0), second = Int(r.pointee.constraint.1)
+            approaching[first] = closing[0]
+            if second >= 0 { approaching[second] = closing[1] }
+            any = any || closing[0] || closing[1]
+        }
+        return any
     }
 
     /// The accumulated impulses back to the persistent contacts, to warm-start the next step.

@@ -156,7 +156,9 @@ extension DynamicsWorld {
     /// one after the other the first alone would set the body spinning.
     ///
     /// After the first pass only constraints with a body that an impulse changed since the
-    /// previous pass are looked at again: the others would find what they found then.
+    /// previous pass are looked at again: the others would find what they found then. The
+    /// first pass skips, likewise, constraints found not approaching by a wide scan of the
+    /// rows whose bodies no impulse has changed yet.
     func resolveImpacts(_ hs: Double) {
         let cc = constraints.base, cp = points.base, bt = bodies
         let motion = bt.motion.base
@@ -164,6 +166,11 @@ extension DynamicsWorld {
         // Two points meeting within this much of each other land together (a face at most a
         // slop off flat), as Box2D's manifold treats points within the slop as touching.
         let together = tuning.linearSlop
+        // Nothing to do unless some point of an elastic contact closes faster than the
+        // threshold (a pile at rest: none); the first pass looks at those only, and at the
+        // contacts an impulse of this pass has changed.
+        guard markApproachingContacts() else { return }
+        let approaching = constraintApproaching.base
         impactPass.reserve(bt.count)
         let lastChanged = impactPass.base
         for i in 0..<bt.count { lastChanged[i] = 0 }
@@ -231,6 +238,7 @@ extension DynamicsWorld {
                 let k = cc + i
                 if k.pointee.restitution == 0 { continue }
                 let a = Int(k.pointee.a), b = Int(k.pointee.b)
+                if pass == 1 && !approaching[i] && lastChanged[a] < 1 && lastChanged[b] < 1 { continue }
                 if pass > 1 && lastChanged[a] < pass - 1 && lastChanged[b] < pass - 1 { continue }
                 let p = cp + 2 * i
                 if k.pointee.pointCount == 2 {

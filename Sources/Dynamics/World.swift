@@ -108,6 +108,7 @@ public final class DynamicsWorld {
     var rows = Storage<ContactRow>(capacity: 128, fill: ContactRow())
     var contactRowCount = 0
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
+    var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
     /// Per body: the last pass of `resolveImpacts` that changed its motion.
     var impactPass = Storage<Int32>(capacity: 64, fill: 0)
 
@@ -123,7 +124,7 @@ public final class DynamicsWorld {
         bodies.release(); contacts.release(); pairs.release()
         constraints.release(); points.release(); awakeList.release()
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactPass.release(); sweepBoxes.release()
-        rows.release(); constraintPlaced.release()
+        rows.release(); constraintPlaced.release(); constraintApproaching.release()
     }
 
     // MARK: Items
