@@ -16,7 +16,9 @@ struct ContactRow {
     /// All ones in a lane whose contact is elastic (its impacts belong to `resolveImpacts`).
     var elastic = SIMDMask<SIMD2<Int64>>()
     var biasRate = Wide(), massScale = Wide(), impulseScale = Wide()
-    var points = (RowPoint(), RowPoint())
+    /// The row's points are `rowPoints[firstPoint]` and, when `twoPoints`, the one after:
+    /// apart from the rows, so that a row of one-point manifolds streams no unused point.
+    var firstPoint: Int32 = 0
     /// False when neither lane has a second point: the row solves point 0 only.
     var twoPoints = false
 }
@@ -71,6 +73,8 @@ extension DynamicsWorld {
         let placed = constraintPlaced.base
         for i in 0..<n { placed[i] = false }
         rows.reserve(n)
+        rowPoints.reserve(2 * n)
+        rowPointCount = 0
         let rowBase = rows.base
         let lookAhead = 8
         // Moving bodies of `i` and of the constraints a partner would jump over.
@@ -153,10 +157,13 @@ extension DynamicsWorld {
             p.normalMass = Wide(has0 ? p0.pointee.normalMass : 0, has1 ? p1.pointee.normalMass : 0)
             p.tangentMass = Wide(has0 ? p0.pointee.tangentMass : 0, has1 ? p1.pointee.tangentMass : 0)
         }
-        fill(&r.pointee.points.0, 0)
         let twoPoints = count0 == 2 || count1 == 2
         r.pointee.twoPoints = twoPoints
-        if twoPoints { fill(&r.pointee.points.1, 1) } else { r.pointee.points.1 = RowPoint() }
+        r.pointee.firstPoint = Int32(rowPointCount)
+        let points = rowPoints.base + rowPointCount
+        fill(&points[0], 0)
+        if twoPoints { fill(&points[1], 1) }
+        rowPointCount += twoPoints ? 2 : 1
     }
 
     func warmStartRows() {
@@ -164,7 +171,8 @@ extension DynamicsWorld {
         for i in 0..<contactRowCount {
             let r = rows.base + i
             var v = RowBodies(motion, r)
-            let p0 = r.pointee.points.0, p1 = r.pointee.points.1
+            let points = rowPoints.base + Int(r.pointee.firstPoint)
+            let p0 = points[0], p1 = r.pointee.twoPoints ? points[1] : RowPoint()
             let normal = p0.normalImpulse + p1.normalImpulse, tangent = p0.tangentImpulse + p1.tangentImpulse
             let turnA = (p0.normalImpulse * p0.leverA - p0.tangentImpulse * p0.reachA)
                 + (p1.normalImpulse * p1.leverA - p1.tangentImpulse * p1.reachA)
@@ -246,15 +254,16 @@ extension DynamicsWorld {
                 v.vBx += mB * Px; v.vBy += mB * Py; v.wB -= iB * impulse * p.reachB
             }
 
+            let points = rowPoints.base + Int(r.pointee.firstPoint)
             if !r.pointee.twoPoints {
-                normalRow(&r.pointee.points.0)
-                tangentRow(&r.pointee.points.0)
+                normalRow(&points[0])
+                tangentRow(&points[0])
             } else if flip {
-                normalRow(&r.pointee.points.1); normalRow(&r.pointee.points.0)
-                tangentRow(&r.pointee.points.1); tangentRow(&r.pointee.points.0)
+                normalRow(&points[1]); normalRow(&points[0])
+                tangentRow(&points[1]); tangentRow(&points[0])
             } else {
-                normalRow(&r.pointee.points.0); normalRow(&r.pointee.points.1)
-                tangentRow(&r.pointee.points.0); tangentRow(&r.pointee.points.1)
+                normalRow(&points[0]); normalRow(&points[1])
+                tangentRow(&points[0]); tangentRow(&points[1])
             }
             v.scatter(motion, r)
         }
@@ -273,9 +282,10 @@ extension DynamicsWorld {
             let v = RowBodies(motion, r)
             let nx = r.pointee.nx, ny = r.pointee.ny
             let dvn = (v.vBx - v.vAx) * nx + (v.vBy - v.vAy) * ny
-            var closing = dvn + v.wB * r.pointee.points.0.leverB - v.wA * r.pointee.points.0.leverA .< approach
+            let points = rowPoints.base + Int(r.pointee.firstPoint)
+            var closing = dvn + v.wB * points[0].leverB - v.wA * points[0].leverA .< approach
             if r.pointee.twoPoints {
-                closing = closing .| (dvn + v.wB * r.pointee.points.1.leverB - v.wA * r.pointee.points.1.leverA .< approach)
+                closing = closing .| (dvn + v.wB * points[1].leverB - v.wA * points[1].leverA .< approach)
             }
             closing = closing .& r.pointee.elastic
             let first = Int(r.pointee.constraint.0), second = Int(r.pointee.constraint.1)
@@ -295,11 +305,12 @@ extension DynamicsWorld {
                 let c = Int(lane == 0 ? r.contact.0 : r.contact.1)
                 if c < 0 { continue }
                 let count = ct[c].pointCount
-                ct.points[2 * c].normalImpulse = r.points.0.normalImpulse[lane]
-                ct.points[2 * c].tangentImpulse = r.points.0.tangentImpulse[lane]
+                let points = rowPoints.base + Int(r.firstPoint)
+                ct.points[2 * c].normalImpulse = points[0].normalImpulse[lane]
+                ct.points[2 * c].tangentImpulse = points[0].tangentImpulse[lane]
                 if count > 1 {
-                    ct.points[2 * c + 1].normalImpulse = r.points.1.normalImpulse[lane]
-                    ct.points[2 * c + 1].tangentImpulse = r.points.1.tangentImpulse[lane]
+                    ct.points[2 * c + 1].normalImpulse = points[1].normalImpulse[lane]
+                    ct.points[2 * c + 1].tangentImpulse = points[1].tangentImpulse[lane]
                 }
             }
         }
