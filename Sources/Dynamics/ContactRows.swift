@@ -71,53 +71,50 @@ extension DynamicsWorld {
         let n = constraintCount
         constraintPlaced.reserve(n)
         let placed = constraintPlaced.base
-        for i in 0..<n { placed[i] = false }
+        // Per body: the constraint whose partner search last blocked it (plus one); a body is
+        // blocked when it moves in `i` or in a constraint the partner would jump over.
+        pairingBlock.reserve(bodies.count)
+        let blockedBy = pairingBlock.base
+        for i in 0..<n {
+            placed[i] = false
+            blockedBy[Int(cc[i].a)] = 0; blockedBy[Int(cc[i].b)] = 0
+        }
         rows.reserve(n)
         rowPoints.reserve(2 * n)
-        rowPointCount = 0
-        let rowBase = rows.base
-        let lookAhead = 8
-        // Moving bodies of `i` and of the constraints a partner would jump over.
-        var blocked = (Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
-                       Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
-                       Int32(0), Int32(0))
-        var next = 0
-        withUnsafeMutableBytes(of: &blocked) { raw in
-            let blockedBodies = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
-            for i in 0..<n where !placed[i] {
-                placed[i] = true
-                var blockedCount = 0
-                @inline(__always) func block(_ k: ContactConstraint) {
-                    if k.movesA { blockedBodies[blockedCount] = k.a; blockedCount += 1 }
-                    if k.movesB { blockedBodies[blockedCount] = k.b; blockedCount += 1 }
-                }
-                @inline(__always) func isFree(_ body: Int32, _ moves: Bool) -> Bool {
-                    if !moves { return true }
-                    for m in 0..<blockedCount where blockedBodies[m] == body { return false }
-                    return true
-                }
-                let k = cc[i]
-                block(k)
-                var partner = -1, fallback = -1
-                var j = i + 1
-                while j < n && j <= i + lookAhead {
-                    if !placed[j] {
-                        let candidate = cc[j]
-                        if isFree(candidate.a, candidate.movesA) && isFree(candidate.b, candidate.movesB) {
-                            if candidate.pointCount == k.pointCount { partner = j; break }
-                            if fallback < 0 { fallback = j }
-                        }
-                        block(candidate)
-                        // Whatever follows a skipped fallback must commute with it too: it is
-                        // in `blocked` now, and the fallback is independent of all before it.
-                    }
-                    j += 1
-                }
-                if partner < 0 { partner = fallback }
-                if partner >= 0 { placed[partner] = true }
-                fillRow(rowBase + next, cc, cp, i, partner)
-                next += 1
+        let rowBase = rows.base, pointBase = rowPoints.base
+        let lookAhead = 16
+        var next = 0, pointCount = 0
+        for i in 0..<n where !placed[i] {
+            placed[i] = true
+            let search = Int32(i + 1)
+            @inline(__always) func block(_ k: UnsafeMutablePointer<ContactConstraint>) {
+                if k.pointee.movesA { blockedBy[Int(k.pointee.a)] = search }
+                if k.pointee.movesB { blockedBy[Int(k.pointee.b)] = search }
             }
+            @inline(__always) func isFree(_ body: Int32, _ moves: Bool) -> Bool {
+                !moves || blockedBy[Int(body)] != search
+            }
+            let k = cc + i
+            block(k)
+            var partner = -1, fallback = -1
+            var j = i + 1
+            while j < n && j <= i + lookAhead {
+                if !placed[j] {
+                    let candidate = cc + j
+                    if isFree(candidate.pointee.a, candidate.pointee.movesA) && isFree(candidate.pointee.b, candidate.pointee.movesB) {
+                        if candidate.pointee.pointCount == k.pointee.pointCount { partner = j; break }
+                        if fallback < 0 { fallback = j }
+                    }
+                    // Whatever follows must commute with this one too, were it jumped over
+                    // (the fallback is independent of all before it).
+                    block(candidate)
+                }
+                j += 1
+            }
+            if partner < 0 { partner = fallback }
+            if partner >= 0 { placed[partner] = true }
+            fillRow(rowBase + next, cc, cp, i, partner, pointBase, &pointCount)
+            next += 1
         }
         contactRowCount = next
     }
@@ -125,7 +122,8 @@ extension DynamicsWorld {
     /// Fills row `r` with constraints `first` and `second` (−1: an empty lane, which repeats
     /// the first's bodies and moves nothing).
     private func fillRow(_ r: UnsafeMutablePointer<ContactRow>, _ cc: UnsafeMutablePointer<ContactConstraint>,
-                         _ cp: UnsafeMutablePointer<ConstraintPoint>, _ first: Int, _ second: Int) {
+                         _ cp: UnsafeMutablePointer<ConstraintPoint>, _ first: Int, _ second: Int,
+                         _ pointBase: UnsafeMutablePointer<RowPoint>, _ rowPointCount: inout Int) {
         let k0 = cc + first
         let k1 = second >= 0 ? cc + second : k0
         let lane1 = second >= 0
@@ -160,7 +158,7 @@ extension DynamicsWorld {
         let twoPoints = count0 == 2 || count1 == 2
         r.pointee.twoPoints = twoPoints
         r.pointee.firstPoint = Int32(rowPointCount)
-        let points = rowPoints.base + rowPointCount
+        let points = pointBase + rowPointCount
         fill(&points[0], 0)
         if twoPoints { fill(&points[1], 1) }
         rowPointCount += twoPoints ? 2 : 1

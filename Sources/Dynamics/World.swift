@@ -108,7 +108,7 @@ public final class DynamicsWorld {
     var rows = Storage<ContactRow>(capacity: 128, fill: ContactRow())
     var contactRowCount = 0
     var rowPoints = Storage<RowPoint>(capacity: 256, fill: RowPoint())
-    var rowPointCount = 0
+    var pairingBlock = Storage<Int32>(capacity: 64, fill: 0)   // per body
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
     /// Per body: the last pass of `resolveImpacts` that changed its motion.
@@ -126,7 +126,7 @@ public final class DynamicsWorld {
         bodies.release(); contacts.release(); pairs.release()
         constraints.release(); points.release(); awakeList.release()
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactPass.release(); sweepBoxes.release()
-        rows.release(); rowPoints.release(); constraintPlaced.release(); constraintApproaching.release()
+        rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
     }
 
     // MARK: Items
