@@ -170,12 +170,16 @@ extension DynamicsWorld {
             let r = rows.base + i
             var v = RowBodies(motion, r)
             let points = rowPoints.base + Int(r.pointee.firstPoint)
-            let p0 = points[0], p1 = r.pointee.twoPoints ? points[1] : RowPoint()
-            let normal = p0.normalImpulse + p1.normalImpulse, tangent = p0.tangentImpulse + p1.tangentImpulse
-            let turnA = (p0.normalImpulse * p0.leverA - p0.tangentImpulse * p0.reachA)
-                + (p1.normalImpulse * p1.leverA - p1.tangentImpulse * p1.reachA)
-            let turnB = (p0.normalImpulse * p0.leverB - p0.tangentImpulse * p0.reachB)
-                + (p1.normalImpulse * p1.leverB - p1.tangentImpulse * p1.reachB)
+            let p0 = points[0]
+            var normal = p0.normalImpulse, tangent = p0.tangentImpulse
+            var turnA = p0.normalImpulse * p0.leverA - p0.tangentImpulse * p0.reachA
+            var turnB = p0.normalImpulse * p0.leverB - p0.tangentImpulse * p0.reachB
+            if r.pointee.twoPoints {
+                let p1 = points[1]
+                normal += p1.normalImpulse; tangent += p1.tangentImpulse
+                turnA += p1.normalImpulse * p1.leverA - p1.tangentImpulse * p1.reachA
+                turnB += p1.normalImpulse * p1.leverB - p1.tangentImpulse * p1.reachB
+            }
             let nx = r.pointee.nx, ny = r.pointee.ny
             let Px = normal * nx + tangent * ny, Py = normal * ny - tangent * nx
             let mA = r.pointee.mA, mB = r.pointee.mB
