@@ -1,8 +1,8 @@
 /// Two contact constraints side by side, solved together with `SIMD2<Double>` arithmetic
 /// (one SSE2 or NEON register per quantity). The two never share a body that moves, so
-/// solving them at once is solving one after the other: the graph colouring in `buildRows`
-/// guarantees it. A lane with no constraint, or a second point a manifold lacks, holds zero
-/// masses and impulses and changes nothing.
+/// solving them at once is solving one after the other: `buildRows` pairs them so. A lane
+/// with no constraint, or a second point a manifold lacks, holds no impulse and no point
+/// and changes nothing.
 struct ContactRow {
     var a: (Int32, Int32) = (0, 0), b: (Int32, Int32) = (0, 0)
     /// Which lanes' bodies receive impulses (a static, sleeping or absent body only pushes).
