@@ -48,6 +48,16 @@ struct BodyTable {
         apply(&box)
     }
 
+    /// Whether bodies `a` and `b` may touch: not both static, and their collision masks meet.
+    @inline(__always)
+    func shouldCollide(_ a: Int, _ b: Int) -> Bool {
+        let sa = slot[a], sb = slot[b]
+        if sa.isStatic && sb.isStatic { return false }
+        if sa.isBoundary { return sa.itemMask & sb.boundaryMask != 0 }
+        if sb.isBoundary { return sb.itemMask & sa.boundaryMask != 0 }
+        return sa.itemMask & sb.itemMask != 0
+    }
+
     /// Installs shape geometry in slot `b` (vertices relative to the centroid).
     func setGeometry(_ b: Int, _ g: ShapeGeometry) {
         outline[b].kind = g.kind

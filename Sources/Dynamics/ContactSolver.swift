@@ -1,20 +1,36 @@
 import Geometry
 
 struct ContactConstraint {
-    var a = 0, b = 0, contact = 0, pointCount = 0
+    var a: Int32 = 0, b: Int32 = 0, contact: Int32 = 0, pointCount: Int32 = 0
     var mA = 0.0, iA = 0.0, mB = 0.0, iB = 0.0
     var nx = 0.0, ny = 0.0
     var friction = 0.0, restitution = 0.0
     var soft = Softness()
+    /// Whether body A or B receives impulses (a static or sleeping body only pushes).
+    var movesA = false, movesB = false
 }
 
+/// A manifold point as the solver sees it: its anchors only through their projections on the
+/// contact normal, so that each pass multiplies scalars instead of rotating vectors.
+/// With n the normal and t = (ny, −nx) the tangent: `leverA` = rA × n (a normal impulse's
+/// torque arm), `reachA` = rA · n (−rA × t, the tangent arm), likewise for B.
 struct ConstraintPoint {
-    var rAx = 0.0, rAy = 0.0, rBx = 0.0, rBy = 0.0
+    var leverA = 0.0, leverB = 0.0, reachA = 0.0, reachB = 0.0
     /// Separation at the step start minus the anchors' offset along the normal; adding the
     /// bodies' motion since then gives the current separation.
     var baseSeparation = 0.0
     var normalImpulse = 0.0, tangentImpulse = 0.0
     var normalMass = 0.0, tangentMass = 0.0
+}
+
+/// The separation of a point now, from the motion since the step began: a body turned by
+/// (c, s) carries an anchor r to R·r, and R·r · n = c (r · n) + s (r × n).
+@inline(__always)
+func currentSeparation(_ p: UnsafeMutablePointer<ConstraintPoint>, _ shiftAlongNormal: Double,
+                       _ cA: Double, _ sA: Double, _ cB: Double, _ sB: Double) -> Double {
+    let pulledA = cA * p.pointee.reachA + sA * p.pointee.leverA
+    let pulledB = cB * p.pointee.reachB + sB * p.pointee.leverB
+    return shiftAlongNormal + (pulledB - pulledA) + p.pointee.baseSeparation
 }
 
 /// The soft step (Box2D v3): per substep integrate velocities, resolve elastic impacts, warm
@@ -23,6 +39,7 @@ extension DynamicsWorld {
     func solve(_ h: Double) {
         let hs = h / Double(substeps)
         prepareContacts(hs)
+        buildRows()
         prepareJoints(h, hs)
         let bt = bodies
         let list = awakeList, n = awakeCount
@@ -36,7 +53,9 @@ extension DynamicsWorld {
             for k in 0..<n {
                 let i = Int(list[k])
                 let f = bt.forces[i], m = bt.motion[i]
-                let ld = 1 / (1 + hs * f.linearDamping), ad = 1 / (1 + hs * f.angularDamping)
+                // Most items have no damping: skip two divisions per body and substep.
+                let ld = f.linearDamping == 0 ? 1 : 1 / (1 + hs * f.linearDamping)
+                let ad = f.angularDamping == 0 ? 1 : 1 / (1 + hs * f.angularDamping)
                 var vx = (m.vx + hs * f.ax) * ld, vy = (m.vy + hs * f.ay) * ld
                 var w = (m.w + hs * f.alpha) * ad
                 let v2 = vx * vx + vy * vy
@@ -46,9 +65,9 @@ extension DynamicsWorld {
             }
             resolveImpacts(hs)
             warmStartJoints()
-            warmStartContacts()
+            warmStartRows()
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: true)
-            solveContacts(hs, useBias: true, flip: sub % 2 == 1)
+            solveRows(hs, useBias: true, flip: sub % 2 == 1)
             // Positions.
             for k in 0..<n {
                 let i = Int(list[k])
@@ -63,9 +82,9 @@ extension DynamicsWorld {
                 bt.motion[i].dqc = c2 * inv; bt.motion[i].dqs = s2 * inv
             }
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: false)
-            solveContacts(hs, useBias: false, flip: sub % 2 == 0)
+            solveRows(hs, useBias: false, flip: sub % 2 == 0)
         }
-        storeImpulses()
+        storeRowImpulses()
         storeJointImpulses()
         for k in 0..<n {
             let i = Int(list[k])
@@ -90,7 +109,7 @@ extension DynamicsWorld {
             let activeA = bt.slot[a].isActive, activeB = bt.slot[b].isActive
             if !activeA && !activeB { continue }
             var k = ContactConstraint()
-            k.a = a; k.b = b; k.contact = c; k.pointCount = pc
+            k.a = Int32(a); k.b = Int32(b); k.contact = Int32(c); k.pointCount = Int32(pc)
             k.mA = activeA ? bt.material[a].invMass : 0; k.iA = activeA ? bt.material[a].invI : 0
             k.mB = activeB ? bt.material[b].invMass : 0; k.iB = activeB ? bt.material[b].invI : 0
             // A held item meets others as if no heavier than they are: the finger's drive
@@ -100,124 +119,31 @@ extension DynamicsWorld {
                 if bt.slot[a].holdIndex >= 0 && k.mA < k.mB { let f = k.mB / k.mA; k.mA *= f; k.iA *= f }
                 if bt.slot[b].holdIndex >= 0 && k.mB < k.mA { let f = k.mA / k.mB; k.mB *= f; k.iB *= f }
             }
+            k.movesA = k.mA > 0 || k.iA > 0
+            k.movesB = k.mB > 0 || k.iB > 0
             let nx = contact.nx, ny = contact.ny
             k.nx = nx; k.ny = ny
             k.friction = contact.friction; k.restitution = contact.restitution
             k.soft = (k.mA == 0 || k.mB == 0) ? staticSoft : contactSoft
             cc[count] = k
             for j in 0..<pc {
-                let q = 2 * c + j
+                let point = ct.points[2 * c + j]
                 var p = ConstraintPoint()
-                let point = ct.points[q]
-                p.rAx = point.rAx; p.rAy = point.rAy; p.rBx = point.rBx; p.rBy = point.rBy
-                p.baseSeparation = point.separation - ((p.rBx - p.rAx) * nx + (p.rBy - p.rAy) * ny)
+                p.leverA = point.rAx * ny - point.rAy * nx
+                p.leverB = point.rBx * ny - point.rBy * nx
+                p.reachA = point.rAx * nx + point.rAy * ny
+                p.reachB = point.rBx * nx + point.rBy * ny
+                p.baseSeparation = point.separation - (p.reachB - p.reachA)
                 p.normalImpulse = point.normalImpulse; p.tangentImpulse = point.tangentImpulse
-                let rnA = p.rAx * ny - p.rAy * nx, rnB = p.rBx * ny - p.rBy * nx
-                let kn = k.mA + k.mB + k.iA * rnA * rnA + k.iB * rnB * rnB
+                let kn = k.mA + k.mB + k.iA * p.leverA * p.leverA + k.iB * p.leverB * p.leverB
                 p.normalMass = kn > 0 ? 1 / kn : 0
-                // Tangent (ny, -nx).
-                let rtA = p.rAx * -nx - p.rAy * ny, rtB = p.rBx * -nx - p.rBy * ny
-                let kt = k.mA + k.mB + k.iA * rtA * rtA + k.iB * rtB * rtB
+                let kt = k.mA + k.mB + k.iA * p.reachA * p.reachA + k.iB * p.reachB * p.reachB
                 p.tangentMass = kt > 0 ? 1 / kt : 0
                 cp[2 * count + j] = p
             }
             count += 1
         }
         constraintCount = count
-    }
-
-    func warmStartContacts() {
-        let cc = constraints, cp = points, bt = bodies
-        let motion = bt.motion
-        for i in 0..<constraintCount {
-            let k = cc[i]
-            let a = k.a, b = k.b
-            let tx = k.ny, ty = -k.nx
-            let mA = motion[a], mB = motion[b]
-            var vAx = mA.vx, vAy = mA.vy, wA = mA.w, vBx = mB.vx, vBy = mB.vy, wB = mB.w
-            for j in 0..<k.pointCount {
-                let p = cp[2 * i + j]
-                let Px = p.normalImpulse * k.nx + p.tangentImpulse * tx
-                let Py = p.normalImpulse * k.ny + p.tangentImpulse * ty
-                wA -= k.iA * (p.rAx * Py - p.rAy * Px)
-                vAx -= k.mA * Px; vAy -= k.mA * Py
-                wB += k.iB * (p.rBx * Py - p.rBy * Px)
-                vBx += k.mB * Px; vBy += k.mB * Py
-            }
-            if k.mA > 0 || k.iA > 0 { motion[a].vx = vAx; motion[a].vy = vAy; motion[a].w = wA }
-            if k.mB > 0 || k.iB > 0 { motion[b].vx = vBx; motion[b].vy = vBy; motion[b].w = wB }
-        }
-    }
-
-    /// `flip` alternates the order of a manifold's two points between passes, so that
-    /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
-    func solveContacts(_ hs: Double, useBias: Bool, flip: Bool) {
-        let cc = constraints, cp = points, bt = bodies
-        let motion = bt.motion
-        let invH = 1 / hs
-        let maxPush = tuning.maxPushoutSpeed
-        let threshold = tuning.restitutionThreshold
-        for i in 0..<constraintCount {
-            let k = cc[i]
-            let a = k.a, b = k.b
-            let mA = k.mA, iA = k.iA, mB = k.mB, iB = k.iB
-            let nx = k.nx, ny = k.ny
-            let motionA = motion[a], motionB = motion[b]
-            var vAx = motionA.vx, vAy = motionA.vy, wA = motionA.w, vBx = motionB.vx, vBy = motionB.vy, wB = motionB.w
-            let ddx = motionB.dpx - motionA.dpx, ddy = motionB.dpy - motionA.dpy
-            let cA = motionA.dqc, sA = motionA.dqs, cB = motionB.dqc, sB = motionB.dqs
-            let elastic = !useBias && k.restitution > 0
-            for jj in 0..<k.pointCount {
-                let j = flip && k.pointCount == 2 ? 1 - jj : jj
-                let pp = cp.base + (2 * i + j)
-                let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
-                // Current separation from the motion since the step began.
-                let prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy
-                let prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy
-                let s = (ddx + prBx - prAx) * nx + (ddy + prBy - prAy) * ny + pp.pointee.baseSeparation
-                let dvx = vBx - wB * rBy - vAx + wA * rAy
-                let dvy = vBy + wB * rBx - vAy - wA * rAx
-                let vn = dvx * nx + dvy * ny
-                var bias = 0.0, massScale = 1.0, impulseScale = 0.0
-                if s > 0 {
-                    // Speculative: may close the gap, no more. An elastic impact about to
-                    // happen is left to `resolveImpacts` of the next substep, which needs the
-                    // approach speed intact.
-                    if elastic && vn < -threshold { continue }
-                    bias = s * invH
-                } else if useBias {
-                    bias = max(k.soft.biasRate * s, -maxPush)
-                    massScale = k.soft.massScale; impulseScale = k.soft.impulseScale
-                }
-                let old = pp.pointee.normalImpulse
-                var impulse = -pp.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
-                let newImpulse = max(old + impulse, 0)
-                impulse = newImpulse - old
-                pp.pointee.normalImpulse = newImpulse
-                let Px = impulse * nx, Py = impulse * ny
-                vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
-                vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
-            }
-            let tx = ny, ty = -nx
-            for jj in 0..<k.pointCount {
-                let j = flip && k.pointCount == 2 ? 1 - jj : jj
-                let pp = cp.base + (2 * i + j)
-                let rAx = pp.pointee.rAx, rAy = pp.pointee.rAy, rBx = pp.pointee.rBx, rBy = pp.pointee.rBy
-                let dvx = vBx - wB * rBy - vAx + wA * rAy
-                let dvy = vBy + wB * rBx - vAy - wA * rAx
-                let vt = dvx * tx + dvy * ty
-                let maxFriction = k.friction * pp.pointee.normalImpulse
-                let old = pp.pointee.tangentImpulse
-                let newImpulse = min(max(old - pp.pointee.tangentMass * vt, -maxFriction), maxFriction)
-                let impulse = newImpulse - old
-                pp.pointee.tangentImpulse = newImpulse
-                let Px = impulse * tx, Py = impulse * ty
-                vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
-                vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
-            }
-            if mA > 0 || iA > 0 { motion[a].vx = vAx; motion[a].vy = vAy; motion[a].w = wA }
-            if mB > 0 || iB > 0 { motion[b].vx = vBx; motion[b].vy = vBy; motion[b].w = wB }
-        }
     }
 
     /// Elastic impacts, before the soft solve: every contact about to close faster than the
@@ -228,32 +154,43 @@ extension DynamicsWorld {
     /// heights do not depend on where the step boundaries fall. The two points of a face that
     /// lands flat are one impact: their impulses are solved together (`blockImpulses`), since
     /// one after the other the first alone would set the body spinning.
+    ///
+    /// After the first pass only constraints with a body that an impulse changed since the
+    /// previous pass are looked at again: the others would find what they found then. The
+    /// first pass skips, likewise, constraints found not approaching by a wide scan of the
+    /// rows whose bodies no impulse has changed yet.
     func resolveImpacts(_ hs: Double) {
-        let cc = constraints, cp = points, bt = bodies
-        let motion = bt.motion
+        let cc = constraints.base, cp = points.base, bt = bodies
+        let motion = bt.motion.base
         let threshold = tuning.restitutionThreshold
         // Two points meeting within this much of each other land together (a face at most a
         // slop off flat), as Box2D's manifold treats points within the slop as touching.
         let together = tuning.linearSlop
+        // Nothing to do unless some point of an elastic contact closes faster than the
+        // threshold (a pile at rest: none); the first pass looks at those only, and at the
+        // contacts an impulse of this pass has changed.
+        guard markApproachingContacts() else { return }
+        let approaching = constraintApproaching.base
+        impactPass.reserve(bt.count)
+        let lastChanged = impactPass.base
+        for i in 0..<bt.count { lastChanged[i] = 0 }
 
-        /// Point `q` of constraint `k` now: its approach speed `vn` (negative: closing), the
+        /// Point `p` of constraint `k` now: its approach speed `vn` (negative: closing), the
         /// separation `meet` it would have at the substep's end, the normal speed `target` it
         /// bounces off with and, against an immovable body, the `shift` along the normal that
         /// puts the mover where the continuous bounce would have it at the substep's end.
-        func impact(_ k: ContactConstraint, _ q: Int) -> (vn: Double, meet: Double, target: Double, shift: Double) {
-            let a = k.a, b = k.b, nx = k.nx, ny = k.ny
-            let p = cp[q], mA = motion[a], mB = motion[b]
-            let dvx = mB.vx - mB.w * p.rBy - mA.vx + mA.w * p.rAy
-            let dvy = mB.vy + mB.w * p.rBx - mA.vy - mA.w * p.rAx
-            let vn = dvx * nx + dvy * ny
+        @inline(__always)
+        func impact(_ k: UnsafeMutablePointer<ContactConstraint>, _ p: UnsafeMutablePointer<ConstraintPoint>)
+            -> (vn: Double, meet: Double, target: Double, shift: Double) {
+            let a = Int(k.pointee.a), b = Int(k.pointee.b), nx = k.pointee.nx, ny = k.pointee.ny
+            let mA = motion[a], mB = motion[b]
+            let vn = (mB.vx - mA.vx) * nx + (mB.vy - mA.vy) * ny + mB.w * p.pointee.leverB - mA.w * p.pointee.leverA
             if vn > -threshold { return (vn, 0, 0, 0) }
-            let cA = mA.dqc, sA = mA.dqs, cB = mB.dqc, sB = mB.dqs
-            let prAx = cA * p.rAx - sA * p.rAy, prAy = sA * p.rAx + cA * p.rAy
-            let prBx = cB * p.rBx - sB * p.rBy, prBy = sB * p.rBx + cB * p.rBy
-            let s = (mB.dpx - mA.dpx + prBx - prAx) * nx + (mB.dpy - mA.dpy + prBy - prAy) * ny + p.baseSeparation
-            let e = k.restitution
+            let shiftAlongNormal = (mB.dpx - mA.dpx) * nx + (mB.dpy - mA.dpy) * ny
+            let s = currentSeparation(p, shiftAlongNormal, mA.dqc, mA.dqs, mB.dqc, mB.dqs)
+            let e = k.pointee.restitution
             let u = -vn
-            let immovableA = k.mA == 0 && k.iA == 0, immovableB = k.mB == 0 && k.iB == 0
+            let immovableA = !k.pointee.movesA, immovableB = !k.pointee.movesB
             guard immovableA != immovableB && s > 0 else { return (vn, s + vn * hs, e * u, 0) }
             // Time of impact inside the substep, with the external acceleration along the
             // normal: bounce exactly as the continuous motion would.
@@ -269,56 +206,62 @@ extension DynamicsWorld {
             return (vn, s + vn * hs, target, endSeparation - (s + target * hs))
         }
 
-        /// Applies normal impulses `l0`, `l1` at the first two points of `k` and moves the
+        /// Applies normal impulses `l0`, `l1` at the first two points `p` of `k` and moves the
         /// mover by `shift` along the normal (positive: apart).
-        func apply(_ k: ContactConstraint, _ q: Int, _ l0: Double, _ l1: Double, shift: Double) {
-            let a = k.a, b = k.b, nx = k.nx, ny = k.ny
+        func apply(_ k: UnsafeMutablePointer<ContactConstraint>, _ p: UnsafeMutablePointer<ConstraintPoint>,
+                   _ l0: Double, _ l1: Double, shift: Double, pass: Int32) {
+            let a = Int(k.pointee.a), b = Int(k.pointee.b), nx = k.pointee.nx, ny = k.pointee.ny
+            let mA = k.pointee.mA, iA = k.pointee.iA, mB = k.pointee.mB, iB = k.pointee.iB
             for j in 0..<2 {
                 let impulse = j == 0 ? l0 : l1
                 if impulse == 0 { continue }
-                let p = cp[q + j]
                 let Px = impulse * nx, Py = impulse * ny
-                motion[a].vx -= k.mA * Px; motion[a].vy -= k.mA * Py; motion[a].w -= k.iA * (p.rAx * Py - p.rAy * Px)
-                motion[b].vx += k.mB * Px; motion[b].vy += k.mB * Py; motion[b].w += k.iB * (p.rBx * Py - p.rBy * Px)
+                motion[a].vx -= mA * Px; motion[a].vy -= mA * Py; motion[a].w -= iA * impulse * p[j].leverA
+                motion[b].vx += mB * Px; motion[b].vy += mB * Py; motion[b].w += iB * impulse * p[j].leverB
             }
             if shift != 0 {
-                let immovableA = k.mA == 0 && k.iA == 0
+                let immovableA = !k.pointee.movesA
                 let mover = immovableA ? b : a
                 let sign = immovableA ? 1.0 : -1.0
                 bt.pose[mover].x += sign * shift * nx; bt.pose[mover].y += sign * shift * ny
                 motion[mover].dpx += sign * shift * nx; motion[mover].dpy += sign * shift * ny
             }
-            contacts[k.contact].impact = true
+            lastChanged[a] = pass; lastChanged[b] = pass
+            contacts[Int(k.pointee.contact)].impact = true
         }
 
-        var pass = 0
+        var pass: Int32 = 0
         while pass < 8 {
             pass += 1
             var applied = false
             for i in 0..<constraintCount {
-                let k = cc[i]
-                if k.restitution == 0 { continue }
-                let q = 2 * i
-                if k.pointCount == 2 {
-                    let i0 = impact(k, q), i1 = impact(k, q + 1)
+                let k = cc + i
+                if k.pointee.restitution == 0 { continue }
+                let a = Int(k.pointee.a), b = Int(k.pointee.b)
+                if pass == 1 && !approaching[i] && lastChanged[a] < 1 && lastChanged[b] < 1 { continue }
+                if pass > 1 && lastChanged[a] < pass - 1 && lastChanged[b] < pass - 1 { continue }
+                let p = cp + 2 * i
+                if k.pointee.pointCount == 2 {
+                    let i0 = impact(k, p), i1 = impact(k, p + 1)
                     if i0.vn <= -threshold && i1.vn <= -threshold
                         && min(i0.meet, i1.meet) <= 0 && max(i0.meet, i1.meet) <= together,
-                       let l = blockImpulses(k, cp[q], cp[q + 1], need: (i0.target - i0.vn, i1.target - i1.vn)),
+                       let l = blockImpulses(k, p, need: (i0.target - i0.vn, i1.target - i1.vn)),
                        l.0 + l.1 > 0 {
                         // One rigid shift for the body: the points' own, weighted by their share
                         // of the impact (equal when the face is flat).
                         let shift = (l.0 * i0.shift + l.1 * i1.shift) / (l.0 + l.1)
-                        apply(k, q, l.0, l.1, shift: shift)
+                        apply(k, p, l.0, l.1, shift: shift, pass: pass)
                         applied = true
                         continue
                     }
+                    if i0.vn > -threshold && i1.vn > -threshold { continue }
                 }
                 // One point at a time (a corner, or a face whose block solution does not hold).
-                for j in 0..<k.pointCount {
-                    let p = impact(k, q + j)
-                    if p.vn > -threshold || p.meet > 0 { continue }   // not closing, or does not meet this substep
-                    let impulse = cp[q + j].normalMass * (p.target - p.vn)
-                    apply(k, q, j == 0 ? impulse : 0, j == 1 ? impulse : 0, shift: p.shift)
+                for j in 0..<Int(k.pointee.pointCount) {
+                    let q = impact(k, p + j)
+                    if q.vn > -threshold || q.meet > 0 { continue }   // not closing, or does not meet this substep
+                    let impulse = p[j].normalMass * (q.target - q.vn)
+                    apply(k, p, j == 0 ? impulse : 0, j == 1 ? impulse : 0, shift: q.shift, pass: pass)
                     applied = true
                 }
             }
@@ -332,15 +275,14 @@ extension DynamicsWorld {
     /// tried as both points pushing, then the first alone, then the second alone. Nil when the
     /// matrix is ill-conditioned (the points act as one: no turning, or coincident) or no case
     /// holds; one point at a time is exact then.
-    func blockImpulses(_ k: ContactConstraint, _ p0: ConstraintPoint, _ p1: ConstraintPoint,
+    func blockImpulses(_ k: UnsafeMutablePointer<ContactConstraint>, _ p: UnsafeMutablePointer<ConstraintPoint>,
                        need: (Double, Double)) -> (Double, Double)? {
-        let nx = k.nx, ny = k.ny
-        let rnA0 = p0.rAx * ny - p0.rAy * nx, rnB0 = p0.rBx * ny - p0.rBy * nx
-        let rnA1 = p1.rAx * ny - p1.rAy * nx, rnB1 = p1.rBx * ny - p1.rBy * nx
-        let m = k.mA + k.mB
-        let k11 = m + k.iA * rnA0 * rnA0 + k.iB * rnB0 * rnB0
-        let k22 = m + k.iA * rnA1 * rnA1 + k.iB * rnB1 * rnB1
-        let k12 = m + k.iA * rnA0 * rnA1 + k.iB * rnB0 * rnB1
+        let rnA0 = p[0].leverA, rnB0 = p[0].leverB, rnA1 = p[1].leverA, rnB1 = p[1].leverB
+        let iA = k.pointee.iA, iB = k.pointee.iB
+        let m = k.pointee.mA + k.pointee.mB
+        let k11 = m + iA * rnA0 * rnA0 + iB * rnB0 * rnB0
+        let k22 = m + iA * rnA1 * rnA1 + iB * rnB1 * rnB1
+        let k12 = m + iA * rnA0 * rnA1 + iB * rnB0 * rnB1
         let det = k11 * k22 - k12 * k12
         // Box2D's bound on the condition number.
         guard k11 > 0, k22 > 0, k11 * k11 < 1000 * det else { return nil }
@@ -350,16 +292,5 @@ extension DynamicsWorld {
         if b0 > 0 && k12 * (b0 / k11) >= b1 { return (b0 / k11, 0) }
         if b1 > 0 && k12 * (b1 / k22) >= b0 { return (0, b1 / k22) }
         return nil
-    }
-
-    func storeImpulses() {
-        let cc = constraints, cp = points, ct = contacts
-        for i in 0..<constraintCount {
-            let k = cc[i]
-            for j in 0..<k.pointCount {
-                ct.points[2 * k.contact + j].normalImpulse = cp[2 * i + j].normalImpulse
-                ct.points[2 * k.contact + j].tangentImpulse = cp[2 * i + j].tangentImpulse
-            }
-        }
     }
 }

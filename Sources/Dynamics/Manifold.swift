@@ -88,9 +88,10 @@ extension BodyTable {
         return m
     }
 
-    /// Largest separation of `b`'s vertices along `a`'s face normals, and that face.
+    /// Largest separation of `b`'s vertices along `a`'s face normals, and that face; stops
+    /// at the first face that separates them by more than `spec` (no manifold then).
     @inline(__always)
-    private func maxSeparation(_ a: Int, _ b: Int) -> (Int, Double) {
+    private func maxSeparation(_ a: Int, _ b: Int, _ spec: Double) -> (Int, Double) {
         let oa = a * BodyTable.verticesPerBody, na = outline[a].vertexCount
         let ob = b * BodyTable.verticesPerBody, nb = outline[b].vertexCount
         var best = -Double.infinity, bi = 0
@@ -104,6 +105,7 @@ extension BodyTable {
                 if s < si { si = s }
             }
             if si > best { best = si; bi = i }
+            if si > spec { break }
         }
         return (bi, best)
     }
@@ -111,9 +113,9 @@ extension BodyTable {
     /// Separating-axis test, then the incident edge clipped against the reference face.
     func collidePolygons(_ a: Int, _ b: Int, _ spec: Double) -> Manifold {
         var m = Manifold()
-        let (edgeA, sepA) = maxSeparation(a, b)
+        let (edgeA, sepA) = maxSeparation(a, b, spec)
         if sepA > spec { return m }
-        let (edgeB, sepB) = maxSeparation(b, a)
+        let (edgeB, sepB) = maxSeparation(b, a, spec)
         if sepB > spec { return m }
         let flip = sepB > sepA + referenceFaceTolerance
         let ref = flip ? b : a, inc = flip ? a : b, edge = flip ? edgeB : edgeA

@@ -61,18 +61,18 @@ extension DynamicsWorld {
     }
 
     @inline(__always)
-    func shouldCollide(_ a: Int, _ b: Int) -> Bool {
-        if bodies.slot[a].isStatic && bodies.slot[b].isStatic { return false }
-        if bodies.slot[a].isBoundary { return bodies.slot[a].itemMask & bodies.slot[b].boundaryMask != 0 }
-        if bodies.slot[b].isBoundary { return bodies.slot[b].itemMask & bodies.slot[a].boundaryMask != 0 }
-        return bodies.slot[a].itemMask & bodies.slot[b].itemMask != 0
-    }
+    func shouldCollide(_ a: Int, _ b: Int) -> Bool { bodies.shouldCollide(a, b) }
 
     /// Sweep and prune along x: insertion sort of the (nearly sorted) order, then a sweep.
     /// New overlaps get a contact; contacts whose boxes parted are destroyed.
     func updatePairs() {
         let n = sapOrder.count
-        let box = bodies.box, slot = bodies.slot
+        let bt = bodies, box = bodies.box, slot = bodies.slot, stamp = self.stamp
+        // Local copies of the tables, so that the sweep pays no exclusivity checks on the
+        // world's properties; refreshed after the rare insertion, which may reallocate them.
+        var ct = contacts, pairTable = pairs
+        sweepBoxes.reserve(n)
+        let sweep = sweepBoxes.base
         sapOrder.withUnsafeMutableBufferPointer { order in
             if n > 1 {
                 for i in 1..<n {
@@ -82,28 +82,35 @@ extension DynamicsWorld {
                     order[j + 1] = e
                 }
             }
+            // The sweep reads the boxes in sorted order, packed: one contiguous run per body.
             for i in 0..<n {
                 let a = Int(order[i])
-                let activeA = slot[a].isActive
-                let hiX = box[a].maxX, loY = box[a].minY, hiY = box[a].maxY
+                sweep[i] = SweepBox(minX: box[a].minX, maxX: box[a].maxX, minY: box[a].minY, maxY: box[a].maxY,
+                                    body: order[i], active: slot[a].isActive)
+            }
+            for i in 0..<n {
+                let a = Int(sweep[i].body)
+                let activeA = sweep[i].active
+                let hiX = sweep[i].maxX, loY = sweep[i].minY, hiY = sweep[i].maxY
                 var j = i + 1
                 while j < n {
-                    let b = Int(order[j])
-                    if box[b].minX > hiX { break }
+                    if sweep[j].minX > hiX { break }
+                    let b = Int(sweep[j].body)
                     j += 1
-                    if !activeA && !slot[b].isActive { continue }
-                    if box[b].minY > hiY || box[b].maxY < loY { continue }
-                    if !shouldCollide(a, b) { continue }
+                    if !activeA && !sweep[j - 1].active { continue }
+                    if sweep[j - 1].minY > hiY || sweep[j - 1].maxY < loY { continue }
+                    if !bt.shouldCollide(a, b) { continue }
                     let key = PairTable.key(a, b)
-                    let c = pairs.find(key)
-                    if c >= 0 { contacts[Int(c)].seen = stamp; continue }
+                    let c = pairTable.find(key)
+                    if c >= 0 { ct[Int(c)].seen = stamp; continue }
                     // Lower shape kind first: that is the order the manifold functions take.
                     var first = a, second = b
-                    let ka = bodies.outline[a].kind.rawValue, kb = bodies.outline[b].kind.rawValue
+                    let ka = bt.outline[a].kind.rawValue, kb = bt.outline[b].kind.rawValue
                     if ka > kb || (ka == kb && a > b) { first = b; second = a }
                     let nc = contacts.append(first, second, key, stamp: stamp)
                     mixMaterials(nc)
                     pairs.insert(key, Int32(nc))
+                    ct = contacts; pairTable = pairs
                 }
             }
         }
@@ -119,6 +126,13 @@ extension DynamicsWorld {
             }
             c += 1
         }
+    }
+
+    /// A body's broad-phase box as the sweep reads it.
+    struct SweepBox {
+        var minX: Double, maxX: Double, minY: Double, maxY: Double
+        var body: Int32
+        var active: Bool
     }
 
     /// Box2D's mixing (friction √(a·b), restitution max) between items; against a boundary

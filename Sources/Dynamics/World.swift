@@ -103,6 +103,16 @@ public final class DynamicsWorld {
     var islandParent = Storage<Int32>(capacity: 64, fill: -1)
     var islandMin = Storage<Double>(capacity: 64, fill: 0)
     var islandHasAwake = Storage<Bool>(capacity: 64, fill: false)
+    var sweepBoxes = Storage(capacity: 64, fill: SweepBox(minX: 0, maxX: 0, minY: 0, maxY: 0, body: 0, active: false))
+    /// The contact constraints paired into rows for the wide solver (`ContactRows.swift`).
+    var rows = Storage<ContactRow>(capacity: 128, fill: ContactRow())
+    var contactRowCount = 0
+    var rowPoints = Storage<RowPoint>(capacity: 256, fill: RowPoint())
+    var pairingBlock = Storage<Int32>(capacity: 64, fill: 0)   // per body
+    var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
+    var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
+    /// Per body: the last pass of `resolveImpacts` that changed its motion.
+    var impactPass = Storage<Int32>(capacity: 64, fill: 0)
 
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
         referenceBounds = bounds
@@ -115,7 +125,8 @@ public final class DynamicsWorld {
         for behavior in topBehaviors { behavior.attach(to: nil) }
         bodies.release(); contacts.release(); pairs.release()
         constraints.release(); points.release(); awakeList.release()
-        islandParent.release(); islandMin.release(); islandHasAwake.release()
+        islandParent.release(); islandMin.release(); islandHasAwake.release(); impactPass.release(); sweepBoxes.release()
+        rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
     }
 
     // MARK: Items
