@@ -67,6 +67,9 @@ public final class Canvas {
     let vertices: UnsafeMutablePointer<SIMD2<Double>>
     // One row of cells for convex shapes: stays in L1 while the shape is swept row by row.
     let rowCells: UnsafeMutablePointer<SIMD2<Float>>
+    // Where a disc's or ring's circles cross each column line x = 0…width (see Discs.swift).
+    let outerLineHeights: UnsafeMutablePointer<Double>
+    let innerLineHeights: UnsafeMutablePointer<Double>
 
     public init(buffer: PixelBuffer) {
         self.buffer = buffer
@@ -81,6 +84,10 @@ public final class Canvas {
         vertices.initialize(repeating: .zero, count: Canvas.maxCircleVertices)
         rowCells = .allocate(capacity: buffer.width + 2)
         rowCells.initialize(repeating: .zero, count: buffer.width + 2)
+        outerLineHeights = .allocate(capacity: buffer.width + 1)
+        outerLineHeights.initialize(repeating: 0, count: buffer.width + 1)
+        innerLineHeights = .allocate(capacity: buffer.width + 1)
+        innerLineHeights.initialize(repeating: 0, count: buffer.width + 1)
         damageRects.reserveCapacity(maxDamageRects + 1)
     }
 
@@ -91,7 +98,7 @@ public final class Canvas {
 
     deinit {
         wholeCanvasCells?.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
-        vertices.deallocate(); rowCells.deallocate()
+        vertices.deallocate(); rowCells.deallocate(); outerLineHeights.deallocate(); innerLineHeights.deallocate()
     }
 
     // MARK: Damage
@@ -234,6 +241,10 @@ public final class Canvas {
         // Wholly outside: nothing to do (and no vertices to make).
         if center.x + radius <= 0 || center.y + radius <= 0 || center.x - radius >= Double(width)
             || center.y - radius >= Double(height) { return }
+        if radius <= Canvas.analyticRadiusLimit {
+            fillRound(center.x, center.y, outer: radius, inner: 0, color)
+            return
+        }
         let n = Canvas.circleVertexCount(radius: radius)
         circleVertices(center.x, center.y, radius, n)
         fillConvex(n, color)
@@ -247,6 +258,10 @@ public final class Canvas {
         if inner <= 0 { fillCircle(center: center, radius: outer, color: color); return }
         if center.x + outer <= 0 || center.y + outer <= 0 || center.x - outer >= Double(width)
             || center.y - outer >= Double(height) { return }
+        if outer <= Canvas.analyticRadiusLimit {
+            fillRound(center.x, center.y, outer: outer, inner: inner, color)
+            return
+        }
         // Same vertex count for both outlines so that the ring's width is even all round;
         // the inner one runs the other way, so the winding cancels inside it.
         let n = Canvas.circleVertexCount(radius: outer)

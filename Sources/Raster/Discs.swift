@@ -1,0 +1,300 @@
+import Geometry
+
+// Discs and rings with the exact area of the shape in every pixel, row by row, with no
+// polygon and no whole-canvas cells.
+//
+// Within one pixel row the circle's boundary splits into arcs that are monotone in x and y
+// (one per side and half). Each arc is cut where it crosses the pixel columns' lines; within
+// a column, the area left of the arc is the trapezoid under its chord plus the circular
+// segment between chord and arc (minus it on the left side, where the arc bulges left), plus
+// the full column width for the height the arc spends right of the column. The segment of an
+// arc whose endpoints P, Q are seen from the centre at angle θ is r²(θ − sin θ)/2, and
+// sin θ = |P × Q| / r²: a short series in sin θ gives it with + − × only (pieces within one
+// pixel subtend little unless the circle is tiny; the rare wide piece halves its angle twice
+// with square roots first). Only + − × ÷ and square roots: the same bits on every CPU.
+// Where the vertical lines x = m cross the circle comes from one square root per line per
+// circle (shared by the upper and lower halves), where the rows' lines do from one per row.
+// A ring is the outer disc minus the inner one: four arcs per row, same cells.
+extension Canvas {
+    /// Beyond this radius circles go through the polygon path: r² and the products of
+    /// crossings would lose the precision the closed forms need (such a circle is a straight
+    /// edge at the canvas's scale; the polygon's 8192 sides are exact enough there).
+    static let analyticRadiusLimit = 1e8
+
+    /// One circle of a disc or ring, with where it crosses the canvas's column lines.
+    struct RoundOutline {
+        let cx: Double, cy: Double, r: Double, invR2: Double, r2: Double
+        /// |y − cy| where the circle crosses x = m, for the lines m the circle reaches.
+        let lineHeights: UnsafeMutablePointer<Double>
+
+        init(cx: Double, cy: Double, r: Double, lineHeights: UnsafeMutablePointer<Double>, columns: Int) {
+            self.cx = cx; self.cy = cy; self.r = r
+            r2 = r * r; invR2 = 1 / r2
+            self.lineHeights = lineHeights
+            let first = Swift.max((cx - r).rounded(.up), 0), last = Swift.min((cx + r).rounded(.down), Double(columns))
+            if first <= last {
+                for m in Int(first)...Int(last) { lineHeights[m] = halfChord(Double(m) - cx) }
+            }
+        }
+
+        /// Half the chord at distance `d` from the centre: √(r² − d²), factored so that it
+        /// stays accurate near the circle's extremes.
+        @inline(__always) func halfChord(_ d: Double) -> Double {
+            Swift.max((r - d) * (r + d), 0).squareRoot()
+        }
+    }
+
+    /// Area between the chord PQ of a circle and its arc, both points on the same quarter:
+    /// r²(θ − sin θ)/2 with sin θ = |P × Q| / r² (points relative to the centre, as
+    /// (half-width w ≥ 0, y)).
+    @inline(__always) static func segmentArea(_ o: RoundOutline, _ wp: Double, _ yp: Double,
+                                              _ wq: Double, _ yq: Double) -> Double {
+        let cross = abs(wp * yq - yp * wq)
+        let s = cross * o.invR2
+        if s <= 0.1 { // circles over 14 px: the terms left out stay under 1e-9
+            let t = s * s
+            return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224)))
+        }
+        if s <= 0.5 {
+            // (asin s − s)/2 = Σ c_n s^(2n+1) / 2, n ≥ 1; the first term left out is below
+            // 3e-7·r² at s = ½, which only circles under 3 px reach.
+            let t = s * s
+            return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224 + t * (35.0 / 2304
+                + t * (63.0 / 5632 + t * (231.0 / 26624))))))
+        }
+        return wideSegmentArea(o, s, (wp * wq + yp * yq) * o.invR2)
+    }
+
+    /// The segment of an arc wider than 30° (tiny circles): θ from its cosine by two
+    /// half-angle steps, then asin's series on sin(θ/4) ≤ 0.383.
+    static func wideSegmentArea(_ o: RoundOutline, _ sine: Double, _ cosine: Double) -> Double {
+        let c = Swift.min(Swift.max(cosine, 0), 1)
+        let halfCos = ((1 + c) * 0.5).squareRoot()
+        let u = Swift.max((1 - halfCos) * 0.5, 0).squareRoot()
+        let t = u * u
+        let quarter = u * (1 + t * (1.0 / 6 + t * (3.0 / 40 + t * (5.0 / 112 + t * (35.0 / 1152 + t * (63.0 / 2816
+            + t * (231.0 / 13312 + t * (143.0 / 10240 + t * (6435.0 / 557056)))))))))
+        return Swift.max(o.r2 * (4 * quarter - Swift.min(sine, 1)) * 0.5, 0)
+    }
+
+    /// Draws the disc of radius `outer` less the one of radius `inner` (0: none) around the
+    /// same centre.
+    func fillRound(_ cx: Double, _ cy: Double, outer: Double, inner: Double, _ color: Color) {
+        let o = RoundOutline(cx: cx, cy: cy, r: outer, lineHeights: outerLineHeights, columns: buffer.width)
+        let i = inner > 0 ? RoundOutline(cx: cx, cy: cy, r: inner, lineHeights: innerLineHeights, columns: buffer.width) : nil
+        if let coverageSink {
+            round(CoveragePainter(base: coverageSink, width: buffer.width), o, i)
+        } else {
+            switch (buffer.format, clip) {
+            case (.xrgb8888, nil): round(XRGBPainter(buffer: buffer, color: color), o, i)
+            case (.rgb565, nil): round(RGB565Painter(buffer: buffer, color: color), o, i)
+            case (.xrgb8888, _?): round(ClippedPainter(XRGBPainter(buffer: buffer, color: color), drawable), o, i)
+            case (.rgb565, _?): round(ClippedPainter(RGB565Painter(buffer: buffer, color: color), drawable), o, i)
+            }
+        }
+    }
+
+    /// Into the row's cells, with the arc's sign, for `sweepRound`.
+    struct CellSink: ArcSink {
+        let cells: UnsafeMutablePointer<SIMD2<Float>>, sign: Double
+        @inline(__always) mutating func drop(_ k: Int, _ cover: Double) { cells[k].x += Float(cover) }
+        @inline(__always) mutating func column(_ k: Int, _ area: Double) { cells[k].y += Float(sign * area) }
+    }
+
+    /// Straight onto the pixels: coverage base + sign·area (an arc alone in its columns).
+    struct EdgePainter<P: Painter>: ArcSink {
+        let painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double
+        @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
+        @inline(__always) mutating func column(_ k: Int, _ area: Double) {
+            painter.pixel(pixels, k, Float(Swift.min(abs(base + sign * area), 1)))
+        }
+    }
+
+    /// Column ranges of one row's arcs, up to four (a ring's), and the cover each drops.
+    struct RowArcs {
+        var lo = SIMD4<Int>(repeating: 0), hi = SIMD4<Int>(repeating: 0)
+        var drop = SIMD4<Double>(repeating: 0)
+        var count = 0
+        @inline(__always) mutating func add(_ l: Int, _ h: Int, _ d: Double) {
+            lo[count] = l; hi[count] = h; drop[count] = d; count += 1
+        }
+    }
+
+    @inline(__always) func round<P: Painter>(_ painter: P, _ o: RoundOutline, _ inner: RoundOutline?) {
+        let rows = clip == nil || coverageSink != nil ? bounds : drawable
+        let top = Swift.max(o.cy - o.r, Double(rows.y)), bottom = Swift.min(o.cy + o.r, Double(rows.maxY))
+        guard top < bottom else { return }
+        let firstRow = Int(top.rounded(.down)), lastRow = Int(bottom.rounded(.up)) - 1
+        var minCol = Int.max, maxCol = Int.min
+        // Half-widths at the row's top line, carried from the row above.
+        var outerTop = o.halfChord(Swift.max(Double(firstRow) - o.cy, -o.r))
+        var innerTop = inner.map { $0.halfChord(Swift.max(Double(firstRow) - $0.cy, -$0.r)) } ?? 0
+        for row in firstRow...lastRow {
+            let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
+            let outerBottom = o.halfChord(y1)
+            var arcs = RowArcs()
+            var run = 0.0 // coverage left of every arc's columns (from arcs wholly right of the canvas too)
+            if inner == nil && y1 > y0 && (y0 >= 0 || y1 <= 0) {
+                // Most rows of a disc: one arc each side, inside the canvas, in different
+                // columns. Their pixels are painted as they come, the span between them whole.
+                let near = y0 >= 0 ? outerTop : outerBottom, far = y0 >= 0 ? outerBottom : outerTop
+                let leftFirst = (o.cx - near).rounded(.down), leftEnd = (o.cx - far).rounded(.up)
+                let rightFirst = (o.cx + far).rounded(.down), rightEnd = (o.cx + near).rounded(.up)
+                if leftFirst >= 0 && rightEnd <= Double(buffer.width) && leftEnd <= rightFirst {
+                    let pixels = painter.row(row), h = y1 - y0
+                    var leftSide = EdgePainter(painter: painter, pixels: pixels, base: h, sign: -1)
+                    var rightSide = EdgePainter(painter: painter, pixels: pixels, base: 0, sign: 1)
+                    var unusedRun = 0.0, unusedDrop = 0.0, lo = Int.max, hi = Int.min
+                    arc(o, &leftSide, left: true, lower: y0 >= 0, sign: -1, y0, outerTop, y1, outerBottom,
+                        &lo, &hi, &unusedRun, &unusedDrop)
+                    arc(o, &rightSide, left: false, lower: y0 >= 0, sign: 1, y0, outerTop, y1, outerBottom,
+                        &lo, &hi, &unusedRun, &unusedDrop)
+                    let spanStart = Int(leftEnd), spanEnd = Int(rightFirst)
+                    if spanEnd > spanStart { painter.span(pixels, spanStart, spanEnd - spanStart, Float(Swift.min(h, 1))) }
+                    if lo < minCol { minCol = lo }
+                    if hi > maxCol { maxCol = hi }
+                    outerTop = outerBottom
+                    continue
+                }
+            }
+            if y1 > y0 {
+                let ow0 = outerTop, ow1 = outerBottom
+                // Outer left arc (takes coverage away), inner left (gives back), inner right, outer right.
+                side(o, left: true, sign: -1, y0, ow0, y1, ow1, &arcs, &run)
+                if let i = inner {
+                    let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
+                    let iw1 = i.halfChord(iy1)
+                    if iy1 > iy0 {
+                        side(i, left: true, sign: 1, iy0, innerTop, iy1, iw1, &arcs, &run)
+                        side(i, left: false, sign: -1, iy0, innerTop, iy1, iw1, &arcs, &run)
+                    }
+                    innerTop = iw1
+                }
+                side(o, left: false, sign: 1, y0, ow0, y1, ow1, &arcs, &run)
+            }
+            outerTop = outerBottom
+            if arcs.count == 0 && !(abs(run) >= Double(P.visible)) { continue }
+            sweepRound(painter, painter.row(row), &arcs, run, &minCol, &maxCol)
+        }
+        if minCol <= maxCol {
+            addDamage(PixelRect(x: minCol, y: firstRow, width: maxCol - minCol + 1, height: lastRow - firstRow + 1))
+        }
+    }
+
+    /// One side (left or right) of a circle within the row band [y0, y1] (relative to the
+    /// centre, inside [−r, r]; half-widths w0, w1 there): split where it turns (at the
+    /// centre's height), deposited into `rowCells` with `sign`.
+    @inline(__always) func side(_ o: RoundOutline, left: Bool, sign: Double, _ y0: Double, _ w0: Double,
+                                _ y1: Double, _ w1: Double, _ arcs: inout RowArcs, _ run: inout Double) {
+        var lo = Int.max, hi = Int.min, dropped = 0.0
+        var cells = CellSink(cells: rowCells, sign: sign)
+        if y0 < 0 && y1 > 0 {
+            arc(o, &cells, left: left, lower: false, sign: sign, y0, w0, 0, o.r, &lo, &hi, &run, &dropped)
+            arc(o, &cells, left: left, lower: true, sign: sign, 0, o.r, y1, w1, &lo, &hi, &run, &dropped)
+        } else {
+            arc(o, &cells, left: left, lower: y0 >= 0, sign: sign, y0, w0, y1, w1, &lo, &hi, &run, &dropped)
+        }
+        if lo <= hi { arcs.add(lo, hi, dropped) }
+    }
+
+    /// One arc monotone in x and y, from (w0 at y0) to (w1 at y1), y0 < y1: its coverage,
+    /// times `sign`, into the cells of the columns it crosses (lo…hi grown to hold them).
+    /// sign·(y1 − y0) is the coverage it gives every column left of it: added to `run` unless
+    /// the arc lies wholly left of the canvas, and to `dropped` when it falls inside it.
+    @inline(__always) func arc<S: ArcSink>(_ o: RoundOutline, _ sink: inout S, left: Bool, lower: Bool, sign: Double,
+                               _ y0: Double, _ w0: Double, _ y1: Double, _ w1: Double,
+                               _ lo: inout Int, _ hi: inout Int, _ run: inout Double, _ dropped: inout Double) {
+        let h = y1 - y0
+        guard h > 0 else { return }
+        // Ends ordered by x: on the right side x = cx + w grows with w, which grows toward
+        // the centre's height; on the left x = cx − w.
+        let startsAtTop = left == lower
+        let xs: Double = left ? -1 : 1, ys: Double = lower ? 1 : -1
+        let yl = startsAtTop ? y0 : y1, wl = startsAtTop ? w0 : w1
+        let yh = startsAtTop ? y1 : y0, wh = startsAtTop ? w1 : w0
+        let xl = o.cx + xs * wl, xh = o.cx + xs * wh
+        let w = Double(buffer.width)
+        if !(xh >= 0) { return } // wholly left of the canvas: no coverage inside it
+        run += sign * h
+        if xl >= w { return } // wholly right: every column of the canvas lies left of it
+        dropped += sign * h
+        let first = Int(Swift.max(xl.rounded(.down), 0))
+        // The last column the arc enters (an end exactly on a column line enters no further)
+        // and the last column line it crosses before its end.
+        let lastInside = xh.rounded(.up) - 1
+        let last = Swift.max(Int(Swift.min(lastInside, w - 1)), first)
+        let lastLine = Int(Swift.min(lastInside, w))
+        var xp: Double, yp: Double, wp: Double
+        if xl >= 0 {
+            xp = xl; yp = yl; wp = wl
+        } else {
+            xp = 0; yp = ys * o.lineHeights[0]; wp = xs * (0 - o.cx)
+        }
+        sink.drop(first, sign * h)
+        let segmentSign: Double = left ? -1 : 1
+        var k = first
+        while k <= last {
+            var xn = xh, yn = yh, wn = wh
+            if k < lastLine {
+                xn = Double(k + 1); yn = ys * o.lineHeights[k + 1]; wn = xs * (xn - o.cx)
+            }
+            let dy = abs(yn - yp)
+            let trapezoid = dy * ((xp + xn) * 0.5 - Double(k))
+            let segment = Canvas.segmentArea(o, wp, yp, wn, yn)
+            let area = trapezoid + segmentSign * segment + abs(yh - yn)
+            sink.column(k, area)
+            xp = xn; yp = yn; wp = wn
+            k += 1
+        }
+        if first < lo { lo = first }
+        if last > hi { hi = last }
+    }
+
+    /// Paints one row from its arcs' cells: ranges in column order (merged where they touch),
+    /// constant coverage between them. `run` is the coverage left of all of them.
+    @inline(__always) func sweepRound<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                  _ arcs: inout RowArcs, _ run: Double,
+                                                  _ minCol: inout Int, _ maxCol: inout Int) {
+        // At most four ranges, nearly always in order already.
+        let n = arcs.count
+        if n > 1 {
+            for i in 1..<n {
+                let l = arcs.lo[i], h = arcs.hi[i], d = arcs.drop[i]
+                var j = i
+                while j > 0 && arcs.lo[j - 1] > l {
+                    arcs.lo[j] = arcs.lo[j - 1]; arcs.hi[j] = arcs.hi[j - 1]; arcs.drop[j] = arcs.drop[j - 1]
+                    j -= 1
+                }
+                arcs.lo[j] = l; arcs.hi[j] = h; arcs.drop[j] = d
+            }
+        }
+        // The run between ranges is kept in Double and summed per arc, so that it is exactly
+        // zero where it should be (a ring's hole, right of a disc) instead of Float residue.
+        var cover = run
+        var x = 0
+        var i = 0
+        while i < n {
+            let start = arcs.lo[i]
+            var end = arcs.hi[i]
+            var drop = arcs.drop[i]
+            i += 1
+            while i < n && arcs.lo[i] <= end + 1 {
+                end = Swift.max(end, arcs.hi[i]); drop += arcs.drop[i]; i += 1
+            }
+            if start > x { fillGap(painter, pixels, x, start, Float(cover), &minCol, &maxCol) }
+            var cellRun = Float(-cover) // sweepCells' convention: minus the coverage
+            sweepCells(painter, pixels, rowCells, start, end, &cellRun, &minCol, &maxCol)
+            cover -= drop
+            x = end + 1
+        }
+        if x < buffer.width { fillGap(painter, pixels, x, buffer.width, Float(cover), &minCol, &maxCol) }
+    }
+}
+
+/// Where an arc's column areas go.
+protocol ArcSink {
+    /// Column `k` is the arc's first: columns left of it have `cover` more coverage.
+    mutating func drop(_ k: Int, _ cover: Double)
+    /// The area of column `k` left of the arc.
+    mutating func column(_ k: Int, _ area: Double)
+}
