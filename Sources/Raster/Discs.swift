@@ -101,16 +101,27 @@ extension Canvas {
         @inline(__always) mutating func column(_ k: Int, _ area: Double) { cells[k].y += Float(sign * area) }
     }
 
-    /// Straight onto the pixels: coverage base + sign·area (an arc alone in its columns).
+        /// Straight onto the pixels: coverage base + sign·area (an arc alone in its columns,
+    /// but for the `shared` one: its coverage from the first arc is `held`, and the second
+    /// one paints it with `held` added).
     struct EdgePainter<P: Painter>: ArcSink {
-        let painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double
+        let painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double, shared: Int
+        var held = 0.0
+        init(painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double, shared: Int) {
+            self.painter = painter; self.pixels = pixels; self.base = base; self.sign = sign; self.shared = shared
+        }
         @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
         @inline(__always) mutating func column(_ k: Int, _ area: Double) {
-            painter.pixel(pixels, k, Float(Swift.min(abs(base + sign * area), 1)))
+            var coverage = base + sign * area
+            if k == shared {
+                if sign < 0 { held = coverage; return }
+                coverage += held
+            }
+            painter.pixel(pixels, k, Float(Swift.min(abs(coverage), 1)))
         }
     }
 
-    /// Column ranges of one row's arcs, up to four (a ring's), and the cover each drops.
+/// Column ranges of one row's arcs, up to four (a ring's), and the cover each drops.
     struct RowArcs {
         var lo = SIMD4<Int>(repeating: 0), hi = SIMD4<Int>(repeating: 0)
         var drop = SIMD4<Double>(repeating: 0)
@@ -134,28 +145,10 @@ extension Canvas {
             let outerBottom = o.halfChord(y1)
             var arcs = RowArcs()
             var run = 0.0 // coverage left of every arc's columns (from arcs wholly right of the canvas too)
-            if inner == nil && y1 > y0 && (y0 >= 0 || y1 <= 0) {
-                // Most rows of a disc: one arc each side, inside the canvas, in different
-                // columns. Their pixels are painted as they come, the span between them whole.
-                let near = y0 >= 0 ? outerTop : outerBottom, far = y0 >= 0 ? outerBottom : outerTop
-                let leftFirst = (o.cx - near).rounded(.down), leftEnd = (o.cx - far).rounded(.up)
-                let rightFirst = (o.cx + far).rounded(.down), rightEnd = (o.cx + near).rounded(.up)
-                if leftFirst >= 0 && rightEnd <= Double(buffer.width) && leftEnd <= rightFirst {
-                    let pixels = painter.row(row), h = y1 - y0
-                    var leftSide = EdgePainter(painter: painter, pixels: pixels, base: h, sign: -1)
-                    var rightSide = EdgePainter(painter: painter, pixels: pixels, base: 0, sign: 1)
-                    var unusedRun = 0.0, unusedDrop = 0.0, lo = Int.max, hi = Int.min
-                    arc(o, &leftSide, left: true, lower: y0 >= 0, sign: -1, y0, outerTop, y1, outerBottom,
-                        &lo, &hi, &unusedRun, &unusedDrop)
-                    arc(o, &rightSide, left: false, lower: y0 >= 0, sign: 1, y0, outerTop, y1, outerBottom,
-                        &lo, &hi, &unusedRun, &unusedDrop)
-                    let spanStart = Int(leftEnd), spanEnd = Int(rightFirst)
-                    if spanEnd > spanStart { painter.span(pixels, spanStart, spanEnd - spanStart, Float(Swift.min(h, 1))) }
-                    if lo < minCol { minCol = lo }
-                    if hi > maxCol { maxCol = hi }
-                    outerTop = outerBottom
-                    continue
-                }
+            if inner == nil && y1 > y0 && (y0 >= 0 || y1 <= 0)
+                && discRow(painter, o, row, y0, y1, outerTop, outerBottom, &minCol, &maxCol) {
+                outerTop = outerBottom
+                continue
             }
             if y1 > y0 {
                 let ow0 = outerTop, ow1 = outerBottom
@@ -179,6 +172,55 @@ extension Canvas {
         if minCol <= maxCol {
             addDamage(PixelRect(x: minCol, y: firstRow, width: maxCol - minCol + 1, height: lastRow - firstRow + 1))
         }
+    }
+
+    /// One row of a disc away from the centre's height, when its two arcs share at most one
+    /// column (nearly all rows): each arc's pixels painted as they come, the span between
+    /// them whole, no cells. False, with nothing painted, for the rows left to the cells.
+    @inline(__always) func discRow<P: Painter>(_ painter: P, _ o: RoundOutline, _ row: Int, _ y0: Double, _ y1: Double,
+                                               _ wTop: Double, _ wBottom: Double,
+                                               _ minCol: inout Int, _ maxCol: inout Int) -> Bool {
+        let lower = y0 >= 0
+        let near = lower ? wTop : wBottom, far = lower ? wBottom : wTop
+        let yNear = lower ? y0 : y1, yFar = lower ? y1 : y0, ys: Double = lower ? 1 : -1
+        let leftStart = o.cx - near, leftEnd = o.cx - far, rightStart = o.cx + far, rightEnd = o.cx + near
+        let width = buffer.width, w = Double(width)
+        // Each arc ends inside the canvas or beyond the edge it faces.
+        guard leftEnd <= w && rightStart >= 0 else { return false }
+        let leftColumns = Swift.max(ceilToInt(leftEnd), 0), rightFirst = Swift.min(floorToInt(rightStart), width)
+        guard leftColumns <= rightFirst + 1 else { return false }
+        // A shared column (top and bottom rows) holds the left arc's coverage plus the right
+        // one's less the row's height: the left arc leaves it to the right one.
+        let shared = leftColumns > rightFirst ? rightFirst : -1
+        let h = y1 - y0, pixels = painter.row(row)
+        var leftSide = EdgePainter(painter: painter, pixels: pixels, base: h, sign: -1, shared: shared)
+        if leftColumns > 0 {
+            if leftStart >= 0 {
+                arcColumns(o, &leftSide, floorToInt(leftStart), leftColumns, leftStart, yNear, near,
+                           leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+            } else { // from where it enters the canvas
+                arcColumns(o, &leftSide, 0, leftColumns, 0, ys * o.lineHeights[0], o.cx,
+                           leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+            }
+        }
+        if rightFirst > leftColumns {
+            painter.span(pixels, leftColumns, rightFirst - leftColumns, Float(Swift.min(h, 1)))
+        }
+        if rightFirst < width {
+            var rightSide = EdgePainter(painter: painter, pixels: pixels, base: 0, sign: 1, shared: shared)
+            rightSide.held = leftSide.held - h
+            if rightEnd <= w {
+                arcColumns(o, &rightSide, rightFirst, ceilToInt(rightEnd), rightStart, yFar, far,
+                           rightEnd, yNear, near, yNear, xs: 1, ys: ys)
+            } else { // up to where it leaves the canvas
+                arcColumns(o, &rightSide, rightFirst, width, rightStart, yFar, far,
+                           w, ys * o.lineHeights[width], w - o.cx, yNear, xs: 1, ys: ys)
+            }
+        }
+        let left = Swift.max(floorToInt(leftStart), 0), right = Swift.min(ceilToInt(rightEnd), width) - 1
+        if left < minCol { minCol = left }
+        if right > maxCol { maxCol = right }
+        return true
     }
 
     /// One side (left or right) of a circle within the row band [y0, y1] (relative to the
@@ -210,7 +252,7 @@ extension Canvas {
         // the centre's height; on the left x = cx − w.
         let startsAtTop = left == lower
         let xs: Double = left ? -1 : 1, ys: Double = lower ? 1 : -1
-        let yl = startsAtTop ? y0 : y1, wl = startsAtTop ? w0 : w1
+        let yl = startsAtTop ? y0 : y1, wl = startsAtTop ? w0 : w1 // the left end
         let yh = startsAtTop ? y1 : y0, wh = startsAtTop ? w1 : w0
         let xl = o.cx + xs * wl, xh = o.cx + xs * wh
         let w = Double(buffer.width)
@@ -218,36 +260,49 @@ extension Canvas {
         run += sign * h
         if xl >= w { return } // wholly right: every column of the canvas lies left of it
         dropped += sign * h
-        let first = Int(Swift.max(xl.rounded(.down), 0))
-        // The last column the arc enters (an end exactly on a column line enters no further)
-        // and the last column line it crosses before its end.
-        let lastInside = xh.rounded(.up) - 1
-        let last = Swift.max(Int(Swift.min(lastInside, w - 1)), first)
-        let lastLine = Int(Swift.min(lastInside, w))
-        var xp: Double, yp: Double, wp: Double
-        if xl >= 0 {
-            xp = xl; yp = yl; wp = wl
-        } else {
-            xp = 0; yp = ys * o.lineHeights[0]; wp = xs * (0 - o.cx)
-        }
+        let first = Swift.max(floorToInt(xl), 0)
+        // Columns up to the one the arc ends in (an end exactly on a column line enters no
+        // further), cut at the canvas's right edge: there the arc's right end is the line x = w.
+        let end = ceilToInt(xh)
+        let last = Swift.max(Swift.min(end, buffer.width) - 1, first)
+        var xa = xl, ya = yl, wa = wl
+        if xl < 0 { xa = 0; ya = ys * o.lineHeights[0]; wa = xs * (0 - o.cx) }
         sink.drop(first, sign * h)
-        let segmentSign: Double = left ? -1 : 1
-        var k = first
-        while k <= last {
-            var xn = xh, yn = yh, wn = wh
-            if k < lastLine {
-                xn = Double(k + 1); yn = ys * o.lineHeights[k + 1]; wn = xs * (xn - o.cx)
-            }
-            let dy = abs(yn - yp)
-            let trapezoid = dy * ((xp + xn) * 0.5 - Double(k))
-            let segment = Canvas.segmentArea(o, wp, yp, wn, yn)
-            let area = trapezoid + segmentSign * segment + abs(yh - yn)
-            sink.column(k, area)
-            xp = xn; yp = yn; wp = wn
-            k += 1
+        if end > buffer.width {
+            arcColumns(o, &sink, first, last + 1, xa, ya, wa,
+                       w, ys * o.lineHeights[buffer.width], xs * (w - o.cx), yh, xs: xs, ys: ys)
+        } else {
+            arcColumns(o, &sink, first, last + 1, xa, ya, wa, xh, yh, wh, yh, xs: xs, ys: ys)
         }
         if first < lo { lo = first }
         if last > hi { hi = last }
+    }
+
+    /// Columns first..<end of an arc running left to right from (xa; ya, wa) to (xb; yb, wb)
+    /// (y relative to the centre, w = |x − cx|), whose far right end is at height `yEnd`:
+    /// each column's area left of the arc to `sink`. The arc crosses the lines between.
+    @inline(__always) func arcColumns<S: ArcSink>(_ o: RoundOutline, _ sink: inout S, _ first: Int, _ end: Int,
+                                                  _ xa: Double, _ ya: Double, _ wa: Double,
+                                                  _ xb: Double, _ yb: Double, _ wb: Double, _ yEnd: Double,
+                                                  xs: Double, ys: Double) {
+        // The segment between chord and arc lies outside the chord: it adds to the area left
+        // of a right-hand arc and takes from a left-hand one.
+        let segmentSign = xs
+        var xp = xa, yp = ya, wp = wa
+        var k = first
+        while k < end - 1 {
+            let xn = Double(k + 1), yn = ys * o.lineHeights[k + 1], wn = xs * (xn - o.cx)
+            let trapezoid = abs(yn - yp) * ((xp + xn) * 0.5 - Double(k))
+            let segment = Canvas.segmentArea(o, wp, yp, wn, yn)
+            sink.column(k, trapezoid + segmentSign * segment + abs(yEnd - yn))
+            xp = xn; yp = yn; wp = wn
+            k += 1
+        }
+        if k < end {
+            let trapezoid = abs(yb - yp) * ((xp + xb) * 0.5 - Double(k))
+            let segment = Canvas.segmentArea(o, wp, yp, wb, yb)
+            sink.column(k, trapezoid + segmentSign * segment + abs(yEnd - yb))
+        }
     }
 
     /// Paints one row from its arcs' cells: ranges in column order (merged where they touch),
@@ -297,4 +352,15 @@ protocol ArcSink {
     mutating func drop(_ k: Int, _ cover: Double)
     /// The area of column `k` left of the arc.
     mutating func column(_ k: Int, _ area: Double)
+}
+
+/// ⌊x⌋ and ⌈x⌉ for |x| < 2⁶³ without a call into libm (x86_64's baseline has no rounding
+/// instruction).
+@inline(__always) func floorToInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) > x ? t - 1 : t
+}
+@inline(__always) func ceilToInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) < x ? t + 1 : t
 }
