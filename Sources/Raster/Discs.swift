@@ -143,35 +143,42 @@ extension Canvas {
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
             let outerBottom = o.halfChord(y1)
-            var arcs = RowArcs()
-            var run = 0.0 // coverage left of every arc's columns (from arcs wholly right of the canvas too)
             if inner == nil && y1 > y0 && (y0 >= 0 || y1 <= 0)
                 && discRow(painter, o, row, y0, y1, outerTop, outerBottom, &minCol, &maxCol) {
                 outerTop = outerBottom
                 continue
             }
-            if y1 > y0 {
-                let ow0 = outerTop, ow1 = outerBottom
-                // Outer left arc (takes coverage away), inner left (gives back), inner right, outer right.
-                side(o, left: true, sign: -1, y0, ow0, y1, ow1, &arcs, &run)
-                if let i = inner {
-                    let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
-                    let iw1 = i.halfChord(iy1)
-                    if iy1 > iy0 {
-                        side(i, left: true, sign: 1, iy0, innerTop, iy1, iw1, &arcs, &run)
-                        side(i, left: false, sign: -1, iy0, innerTop, iy1, iw1, &arcs, &run)
-                    }
-                    innerTop = iw1
-                }
-                side(o, left: false, sign: 1, y0, ow0, y1, ow1, &arcs, &run)
-            }
+            rowThroughCells(painter, o, inner, row, y0, y1, outerTop, outerBottom, &innerTop, &minCol, &maxCol)
             outerTop = outerBottom
-            if arcs.count == 0 && !(abs(run) >= Double(P.visible)) { continue }
-            sweepRound(painter, painter.row(row), &arcs, run, &minCol, &maxCol)
         }
         if minCol <= maxCol {
             addDamage(PixelRect(x: minCol, y: firstRow, width: maxCol - minCol + 1, height: lastRow - firstRow + 1))
         }
+    }
+
+    /// Any row of a disc or ring through the row's cells: outer left arc (takes coverage
+    /// away), inner left (gives it back), inner right, outer right. Kept out of line so that
+    /// the loop over the rows stays small and keeps `discRow` inline.
+    @inline(never) func rowThroughCells<P: Painter>(_ painter: P, _ o: RoundOutline, _ inner: RoundOutline?, _ row: Int,
+                                                    _ y0: Double, _ y1: Double, _ outerTop: Double, _ outerBottom: Double,
+                                                    _ innerTop: inout Double, _ minCol: inout Int, _ maxCol: inout Int) {
+        var arcs = RowArcs()
+        var run = 0.0 // coverage left of every arc's columns (from arcs wholly right of the canvas too)
+        if y1 > y0 {
+            side(o, left: true, sign: -1, y0, outerTop, y1, outerBottom, &arcs, &run)
+            if let i = inner {
+                let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
+                let iw1 = i.halfChord(iy1)
+                if iy1 > iy0 {
+                    side(i, left: true, sign: 1, iy0, innerTop, iy1, iw1, &arcs, &run)
+                    side(i, left: false, sign: -1, iy0, innerTop, iy1, iw1, &arcs, &run)
+                }
+                innerTop = iw1
+            }
+            side(o, left: false, sign: 1, y0, outerTop, y1, outerBottom, &arcs, &run)
+        }
+        if arcs.count == 0 && !(abs(run) >= Double(P.visible)) { return }
+        sweepRound(painter, painter.row(row), &arcs, run, &minCol, &maxCol)
     }
 
     /// One row of a disc away from the centre's height, when its two arcs share at most one
