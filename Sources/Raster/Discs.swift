@@ -143,13 +143,23 @@ extension Canvas {
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
             let outerBottom = o.halfChord(y1)
-            if inner == nil && y1 > y0 && (y0 >= 0 || y1 <= 0)
-                && discRow(painter, o, row, y0, y1, outerTop, outerBottom, &minCol, &maxCol) {
-                outerTop = outerBottom
-                continue
+            var innerBottom = 0.0, innerMeetsRow = false, innerSpansRow = false
+            if let i = inner {
+                let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
+                innerBottom = i.halfChord(iy1)
+                innerMeetsRow = iy1 > iy0
+                innerSpansRow = y0 >= -i.r && y1 <= i.r
             }
-            rowThroughCells(painter, o, inner, row, y0, y1, outerTop, outerBottom, &innerTop, &minCol, &maxCol)
-            outerTop = outerBottom
+            defer { outerTop = outerBottom; innerTop = innerBottom }
+            if y1 > y0 && (y0 >= 0 || y1 <= 0) {
+                if !innerMeetsRow {
+                    if discRow(painter, o, row, y0, y1, outerTop, outerBottom, &minCol, &maxCol) { continue }
+                } else if innerSpansRow, let i = inner,
+                          ringRow(painter, o, i, row, y0, y1, outerTop, outerBottom, innerTop, innerBottom, &minCol, &maxCol) {
+                    continue
+                }
+            }
+            rowThroughCells(painter, o, inner, row, y0, y1, outerTop, outerBottom, innerTop, innerBottom, &minCol, &maxCol)
         }
         if minCol <= maxCol {
             addDamage(PixelRect(x: minCol, y: firstRow, width: maxCol - minCol + 1, height: lastRow - firstRow + 1))
@@ -161,19 +171,18 @@ extension Canvas {
     /// the loop over the rows stays small and keeps `discRow` inline.
     @inline(never) func rowThroughCells<P: Painter>(_ painter: P, _ o: RoundOutline, _ inner: RoundOutline?, _ row: Int,
                                                     _ y0: Double, _ y1: Double, _ outerTop: Double, _ outerBottom: Double,
-                                                    _ innerTop: inout Double, _ minCol: inout Int, _ maxCol: inout Int) {
+                                                    _ innerTop: Double, _ innerBottom: Double,
+                                                    _ minCol: inout Int, _ maxCol: inout Int) {
         var arcs = RowArcs()
         var run = 0.0 // coverage left of every arc's columns (from arcs wholly right of the canvas too)
         if y1 > y0 {
             side(o, left: true, sign: -1, y0, outerTop, y1, outerBottom, &arcs, &run)
             if let i = inner {
                 let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
-                let iw1 = i.halfChord(iy1)
                 if iy1 > iy0 {
-                    side(i, left: true, sign: 1, iy0, innerTop, iy1, iw1, &arcs, &run)
-                    side(i, left: false, sign: -1, iy0, innerTop, iy1, iw1, &arcs, &run)
+                    side(i, left: true, sign: 1, iy0, innerTop, iy1, innerBottom, &arcs, &run)
+                    side(i, left: false, sign: -1, iy0, innerTop, iy1, innerBottom, &arcs, &run)
                 }
-                innerTop = iw1
             }
             side(o, left: false, sign: 1, y0, outerTop, y1, outerBottom, &arcs, &run)
         }
@@ -227,6 +236,44 @@ extension Canvas {
         let left = Swift.max(floorToInt(leftStart), 0), right = Swift.min(ceilToInt(rightEnd), width) - 1
         if left < minCol { minCol = left }
         if right > maxCol { maxCol = right }
+        return true
+    }
+
+    /// One row of a ring away from the centre's height and within the inner circle's rows,
+    /// when its four arcs lie in separate columns inside the canvas: outer left arc, full
+    /// span, inner left arc, the hole (nothing), inner right arc, full span, outer right arc,
+    /// painted as they come. False, with nothing painted, otherwise.
+    @inline(__always) func ringRow<P: Painter>(_ painter: P, _ o: RoundOutline, _ i: RoundOutline, _ row: Int,
+                                               _ y0: Double, _ y1: Double, _ outerTop: Double, _ outerBottom: Double,
+                                               _ innerTop: Double, _ innerBottom: Double,
+                                               _ minCol: inout Int, _ maxCol: inout Int) -> Bool {
+        let lower = y0 >= 0
+        let oNear = lower ? outerTop : outerBottom, oFar = lower ? outerBottom : outerTop
+        let iNear = lower ? innerTop : innerBottom, iFar = lower ? innerBottom : innerTop
+        let yNear = lower ? y0 : y1, yFar = lower ? y1 : y0, ys: Double = lower ? 1 : -1
+        let cx = o.cx
+        guard cx - oNear >= 0 && cx + oNear <= Double(buffer.width) else { return false }
+        let outerLeft = floorToInt(cx - oNear), outerLeftEnd = ceilToInt(cx - oFar)
+        let innerLeft = floorToInt(cx - iNear), innerLeftEnd = ceilToInt(cx - iFar)
+        let innerRight = floorToInt(cx + iFar), innerRightEnd = ceilToInt(cx + iNear)
+        let outerRight = floorToInt(cx + oFar), outerRightEnd = ceilToInt(cx + oNear)
+        guard outerLeftEnd <= innerLeft && innerLeftEnd <= innerRight && innerRightEnd <= outerRight else { return false }
+        let h = y1 - y0, pixels = painter.row(row), full = Float(Swift.min(h, 1))
+        // Coverage h − (area left of the arc) right of a left arc, the area itself left of a right one.
+        var leavesRight = EdgePainter(painter: painter, pixels: pixels, base: h, sign: -1, shared: -1)
+        var leavesLeft = EdgePainter(painter: painter, pixels: pixels, base: 0, sign: 1, shared: -1)
+        arcColumns(o, &leavesRight, outerLeft, outerLeftEnd, cx - oNear, yNear, oNear, cx - oFar, yFar, oFar, yFar,
+                   xs: -1, ys: ys)
+        if innerLeft > outerLeftEnd { painter.span(pixels, outerLeftEnd, innerLeft - outerLeftEnd, full) }
+        arcColumns(i, &leavesLeft, innerLeft, innerLeftEnd, cx - iNear, yNear, iNear, cx - iFar, yFar, iFar, yFar,
+                   xs: -1, ys: ys)
+        arcColumns(i, &leavesRight, innerRight, innerRightEnd, cx + iFar, yFar, iFar, cx + iNear, yNear, iNear, yNear,
+                   xs: 1, ys: ys)
+        if outerRight > innerRightEnd { painter.span(pixels, innerRightEnd, outerRight - innerRightEnd, full) }
+        arcColumns(o, &leavesLeft, outerRight, outerRightEnd, cx + oFar, yFar, oFar, cx + oNear, yNear, oNear, yNear,
+                   xs: 1, ys: ys)
+        if outerLeft < minCol { minCol = outerLeft }
+        if outerRightEnd - 1 > maxCol { maxCol = outerRightEnd - 1 }
         return true
     }
 
@@ -296,17 +343,17 @@ extension Canvas {
         // of a right-hand arc and takes from a left-hand one.
         let segmentSign = xs
         var xp = xa, yp = ya, wp = wa
-        var k = first
+        var k = first, column = Double(first)
         while k < end - 1 {
-            let xn = Double(k + 1), yn = ys * o.lineHeights[k + 1], wn = xs * (xn - o.cx)
-            let trapezoid = abs(yn - yp) * ((xp + xn) * 0.5 - Double(k))
+            let xn = column + 1, yn = ys * o.lineHeights[k + 1], wn = xs * (xn - o.cx)
+            let trapezoid = abs(yn - yp) * ((xp + xn) * 0.5 - column)
             let segment = Canvas.segmentArea(o, wp, yp, wn, yn)
             sink.column(k, trapezoid + segmentSign * segment + abs(yEnd - yn))
             xp = xn; yp = yn; wp = wn
-            k += 1
+            k += 1; column = xn
         }
         if k < end {
-            let trapezoid = abs(yb - yp) * ((xp + xb) * 0.5 - Double(k))
+            let trapezoid = abs(yb - yp) * ((xp + xb) * 0.5 - column)
             let segment = Canvas.segmentArea(o, wp, yp, wb, yb)
             sink.column(k, trapezoid + segmentSign * segment + abs(yEnd - yb))
         }
