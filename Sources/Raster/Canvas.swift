@@ -6,16 +6,17 @@ import Geometry
 /// Draws anti-aliased shapes into a `PixelBuffer` (XRGB8888 or RGB565) and records what it
 /// changed.
 ///
-/// Every shape is a closed polygon (circles: chords within 0.2 px, area kept exact) and every
-/// pixel gets the exact area of the polygon inside it, as in FreeType's and Skia's analytic
-/// rasterizers. Convex shapes (discs, transformed rectangles, lines) go row by row along their
+/// Every pixel gets the exact area of the shape inside it, as in FreeType's and Skia's analytic
+/// rasterizers. Discs and rings are exact circles (Discs.swift: per row, each arc's area per
+/// column in closed form, no polygon); the other shapes are polygons. Convex polygons
+/// (transformed rectangles, lines) go row by row along their
 /// two sides: where each side crosses the row as one short straight piece (most rows), the
 /// edge pixels' areas are a closed form, and runs of whole rows on the same two segments
 /// (bands) step x by dx/dy with no per-row tests; elsewhere the pieces deposit signed cover and area
 /// into a row of cells that a sweep turns into coverage. Between the sides lies a span of
 /// constant coverage, stored with vector stores and no per-pixel arithmetic, so cost follows
-/// the outline, not the area. Rings and general polygons deposit into whole-canvas cells and
-/// are swept the same way (non-zero winding). Shapes partly or wholly outside the canvas are
+/// the outline, not the area. General polygons deposit into whole-canvas cells and are swept
+/// the same way (non-zero winding). Shapes partly or wholly outside the canvas are
 /// clipped exactly: coverage inside is what an infinite canvas would show.
 public final class Canvas {
     public let buffer: PixelBuffer
@@ -42,8 +43,8 @@ public final class Canvas {
 
     // Cell buffer: for every pixel, the signed height (cover) and signed area an outline
     // leaves there. Rows × (width + 1) pairs of Float (twice a frame's bytes), zero except
-    // during a fill. Only rings and general polygons use it: made on their first fill, so a
-    // canvas that never draws one (a still layer, most exhibits) does not carry it.
+    // during a fill. Only general polygons (and circles beyond `analyticRadiusLimit`) use it:
+    // made on their first fill, so a canvas that never draws one does not carry it.
     private var wholeCanvasCells: UnsafeMutablePointer<SIMD2<Float>>?
     var cells: UnsafeMutablePointer<SIMD2<Float>> {
         if let c = wholeCanvasCells { return c }
@@ -53,7 +54,7 @@ public final class Canvas {
         return c
     }
     let cellStride: Int
-    /// Whether the whole-canvas cells were made (a ring or polygon was filled).
+    /// Whether the whole-canvas cells were made (a general polygon was filled).
     var holdsWholeCanvasCells: Bool { wholeCanvasCells != nil }
     // Per row, up to `rangesPerRow` column ranges [lo, hi] that hold non-zero cells.
     static let rangesPerRow = 4
@@ -305,6 +306,7 @@ public final class Canvas {
         fillConvex(4, color)
     }
 
+    /// (Only for circles beyond `analyticRadiusLimit`; the others are exact.)
     /// Vertices for a circle so that no chord of the inscribed polygon would stray more than
     /// 0.2 px from the arc; the area-true polygon used here strays at most 0.14 px out and
     /// 0.07 px in, about what cairo's default tolerance (0.1 px, inscribed, so all inward)

@@ -209,10 +209,11 @@ extension Canvas {
         // one's less the row's height: the left arc leaves it to the right one.
         let shared = leftColumns > rightFirst ? rightFirst : -1
         let h = y1 - y0, pixels = painter.row(row)
+        let leftFirst = Swift.max(floorToInt(leftStart), 0), rightColumns = Swift.min(ceilToInt(rightEnd), width)
         var leftSide = EdgePainter(painter: painter, pixels: pixels, base: h, sign: -1, shared: shared)
         if leftColumns > 0 {
             if leftStart >= 0 {
-                arcColumns(o, &leftSide, floorToInt(leftStart), leftColumns, leftStart, yNear, near,
+                arcColumns(o, &leftSide, leftFirst, leftColumns, leftStart, yNear, near,
                            leftEnd, yFar, far, yFar, xs: -1, ys: ys)
             } else { // from where it enters the canvas
                 arcColumns(o, &leftSide, 0, leftColumns, 0, ys * o.lineHeights[0], o.cx,
@@ -226,16 +227,15 @@ extension Canvas {
             var rightSide = EdgePainter(painter: painter, pixels: pixels, base: 0, sign: 1, shared: shared)
             rightSide.held = leftSide.held - h
             if rightEnd <= w {
-                arcColumns(o, &rightSide, rightFirst, ceilToInt(rightEnd), rightStart, yFar, far,
+                arcColumns(o, &rightSide, rightFirst, rightColumns, rightStart, yFar, far,
                            rightEnd, yNear, near, yNear, xs: 1, ys: ys)
             } else { // up to where it leaves the canvas
                 arcColumns(o, &rightSide, rightFirst, width, rightStart, yFar, far,
                            w, ys * o.lineHeights[width], w - o.cx, yNear, xs: 1, ys: ys)
             }
         }
-        let left = Swift.max(floorToInt(leftStart), 0), right = Swift.min(ceilToInt(rightEnd), width) - 1
-        if left < minCol { minCol = left }
-        if right > maxCol { maxCol = right }
+        if leftFirst < minCol { minCol = leftFirst }
+        if rightColumns - 1 > maxCol { maxCol = rightColumns - 1 }
         return true
     }
 
