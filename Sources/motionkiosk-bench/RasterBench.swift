@@ -1,6 +1,9 @@
 // `motionkiosk-bench raster [--runs N] [--png-dir DIR]`: the scenes of facts/raster.md drawn
-// by our canvas and by cairo in the same run (best of N each), plus a full-frame 90° rotate-copy
-// next to a memcpy of the same frame. One JSON line per scene.
+// by our canvas and by cairo in the same run (best of N each), a rings scene (the circles
+// stroked, as circle-draw's outlines), plus a full-frame 90° rotate-copy next to a memcpy of
+// the same frame. One JSON line per scene; circles and rings also give their difference from
+// cairo drawing them at tolerance 0.001 px (fine_cairo_*), which tells cairo's own polygon
+// error apart from ours.
 #if canImport(Glibc)
 import Glibc
 #endif
