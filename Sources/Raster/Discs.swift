@@ -14,7 +14,10 @@ import Geometry
 // with square roots first). Only + − × ÷ and square roots: the same bits on every CPU.
 // Where the vertical lines x = m cross the circle comes from one square root per line per
 // circle (shared by the upper and lower halves), where the rows' lines do from one per row.
-// A ring is the outer disc minus the inner one: four arcs per row, same cells.
+// Most rows paint each arc's pixels as they are computed and the span between the arcs in
+// one fill; the rows where arcs share columns (the centre's row, tiny circles, thin rings)
+// sum them in one row of cells first. A ring is the outer disc minus the inner one: four
+// arcs per row.
 extension Canvas {
     /// Beyond this radius circles go through the polygon path: r² and the products of
     /// crossings would lose the precision the closed forms need (such a circle is a straight
@@ -51,7 +54,7 @@ extension Canvas {
                                               _ wq: Double, _ yq: Double) -> Double {
         let cross = abs(wp * yq - yp * wq)
         let s = cross * o.invR2
-        if s <= 0.1 { // circles over 14 px: the terms left out stay under 1e-9
+        if s <= 0.1 { // every piece of a circle over 14 px: the terms left out stay under 1e-8
             let t = s * s
             return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224)))
         }
@@ -101,7 +104,7 @@ extension Canvas {
         @inline(__always) mutating func column(_ k: Int, _ area: Double) { cells[k].y += Float(sign * area) }
     }
 
-        /// Straight onto the pixels: coverage base + sign·area (an arc alone in its columns,
+    /// Straight onto the pixels: coverage base + sign·area (an arc alone in its columns,
     /// but for the `shared` one: its coverage from the first arc is `held`, and the second
     /// one paints it with `held` added).
     struct EdgePainter<P: Painter>: ArcSink {
@@ -121,7 +124,7 @@ extension Canvas {
         }
     }
 
-/// Column ranges of one row's arcs, up to four (a ring's), and the cover each drops.
+    /// Column ranges of one row's arcs, up to four (a ring's), and the cover each drops.
     struct RowArcs {
         var lo = SIMD4<Int>(repeating: 0), hi = SIMD4<Int>(repeating: 0)
         var drop = SIMD4<Double>(repeating: 0)
@@ -131,6 +134,8 @@ extension Canvas {
         }
     }
 
+    /// The rows of the disc `o` less `inner`, those of the clip only (each row's coverage
+    /// depends on the circles alone).
     @inline(__always) func round<P: Painter>(_ painter: P, _ o: RoundOutline, _ inner: RoundOutline?) {
         let rows = clip == nil || coverageSink != nil ? bounds : drawable
         let top = Swift.max(o.cy - o.r, Double(rows.y)), bottom = Swift.min(o.cy + o.r, Double(rows.maxY))
