@@ -288,6 +288,12 @@ public final class Canvas {
     public func fillPolygon(_ points: [Vec2], color: Color) {
         guard color.a > 0, points.count >= 3 else { return }
         for p in points where !Canvas.withinReach(p) { return }
+        // A convex one (an icon's triangle) goes row by row like the other convex shapes,
+        // without the whole-canvas cells.
+        if let n = convexVertices(points) {
+            fillConvex(n, color)
+            return
+        }
         beginFill()
         var prev = points[points.count - 1]
         for p in points {
@@ -295,6 +301,44 @@ public final class Canvas {
             prev = p
         }
         endFill(color)
+    }
+
+    /// Copies `points` into `vertices` (repeated points dropped) when they make a convex
+    /// polygon, one turn round, and returns how many there are; nil otherwise. Every turn
+    /// the same way and y turning back exactly twice is one convex turn (a star turns the
+    /// same way throughout but goes round more than once).
+    func convexVertices(_ points: [Vec2]) -> Int? {
+        guard points.count <= Canvas.maxCircleVertices else { return nil }
+        let v = vertices
+        var n = 0
+        for p in points where n == 0 || p.x != v[n - 1].x || p.y != v[n - 1].y {
+            v[n] = SIMD2(p.x, p.y); n += 1
+        }
+        while n > 1 && v[n - 1] == v[0] { n -= 1 }
+        guard n >= 3 else { return nil }
+        var turn = 0.0, yTurns = 0, lastDy = 0.0
+        for i in 0..<n {
+            let a = v[i], b = v[(i + 1) % n], c = v[(i + 2) % n]
+            let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            if cross != 0 {
+                if turn == 0 { turn = cross } else if (cross > 0) != (turn > 0) { return nil }
+            }
+            if !cross.isFinite { return nil }
+        }
+        guard turn != 0 else { return nil }
+        // y's direction along the closed outline: count where it reverses.
+        for i in 0..<n where v[(i + 1) % n].y != v[i].y {
+            let dy = v[(i + 1) % n].y - v[i].y
+            if lastDy == 0 { lastDy = dy; continue }
+            if (dy > 0) != (lastDy > 0) { yTurns += 1 }
+            lastDy = dy
+        }
+        // Closing the loop: from the last direction back to the first.
+        if let first = (0..<n).first(where: { v[($0 + 1) % n].y != v[$0].y }) {
+            let dy = v[(first + 1) % n].y - v[first].y
+            if (dy > 0) != (lastDy > 0) { yTurns += 1 }
+        }
+        return yTurns == 2 ? n : nil
     }
 
     // MARK: Outlines
