@@ -124,6 +124,15 @@ extension Canvas {
         }
     }
 
+    /// Straight onto the pixels: coverage base + sign·area, for an arc alone in its columns.
+    struct ArcPainter<P: Painter>: ArcSink {
+        let painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double
+        @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
+        @inline(__always) mutating func column(_ k: Int, _ area: Double) {
+            painter.pixel(pixels, k, Float(Swift.min(abs(base + sign * area), 1)))
+        }
+    }
+
     /// Column ranges of one row's arcs, up to four (a ring's), and the cover each drops.
     struct RowArcs {
         var lo = SIMD4<Int>(repeating: 0), hi = SIMD4<Int>(repeating: 0)
@@ -215,6 +224,20 @@ extension Canvas {
         let shared = leftColumns > rightFirst ? rightFirst : -1
         let h = y1 - y0, pixels = painter.row(row)
         let leftFirst = Swift.max(floorToInt(leftStart), 0), rightColumns = Swift.min(ceilToInt(rightEnd), width)
+        if shared < 0 && leftStart >= 0 && rightEnd <= w {
+            // Commonest: both arcs inside the canvas, apart.
+            if rightFirst > leftColumns {
+                painter.span(pixels, leftColumns, rightFirst - leftColumns, Float(Swift.min(h, 1)))
+            }
+            var leftArc = ArcPainter(painter: painter, pixels: pixels, base: h, sign: -1)
+            arcColumns(o, &leftArc, leftFirst, leftColumns, leftStart, yNear, near, leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+            var rightArc = ArcPainter(painter: painter, pixels: pixels, base: 0, sign: 1)
+            arcColumns(o, &rightArc, rightFirst, rightColumns, rightStart, yFar, far, rightEnd, yNear, near, yNear,
+                       xs: 1, ys: ys)
+            if leftFirst < minCol { minCol = leftFirst }
+            if rightColumns - 1 > maxCol { maxCol = rightColumns - 1 }
+            return true
+        }
         var leftSide = EdgePainter(painter: painter, pixels: pixels, base: h, sign: -1, shared: shared)
         if leftColumns > 0 {
             if leftStart >= 0 {
@@ -265,8 +288,8 @@ extension Canvas {
         guard outerLeftEnd <= innerLeft && innerLeftEnd <= innerRight && innerRightEnd <= outerRight else { return false }
         let h = y1 - y0, pixels = painter.row(row), full = Float(Swift.min(h, 1))
         // Coverage h − (area left of the arc) right of a left arc, the area itself left of a right one.
-        var leavesRight = EdgePainter(painter: painter, pixels: pixels, base: h, sign: -1, shared: -1)
-        var leavesLeft = EdgePainter(painter: painter, pixels: pixels, base: 0, sign: 1, shared: -1)
+        var leavesRight = ArcPainter(painter: painter, pixels: pixels, base: h, sign: -1)
+        var leavesLeft = ArcPainter(painter: painter, pixels: pixels, base: 0, sign: 1)
         arcColumns(o, &leavesRight, outerLeft, outerLeftEnd, cx - oNear, yNear, oNear, cx - oFar, yFar, oFar, yFar,
                    xs: -1, ys: ys)
         if innerLeft > outerLeftEnd { painter.span(pixels, outerLeftEnd, innerLeft - outerLeftEnd, full) }
