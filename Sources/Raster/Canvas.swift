@@ -6,16 +6,17 @@ import Geometry
 /// Draws anti-aliased shapes into a `PixelBuffer` (XRGB8888 or RGB565) and records what it
 /// changed.
 ///
-/// Every shape is a closed polygon (circles: chords within 0.2 px, area kept exact) and every
-/// pixel gets the exact area of the polygon inside it, as in FreeType's and Skia's analytic
-/// rasterizers. Convex shapes (discs, transformed rectangles, lines) go row by row along their
+/// Every pixel gets the exact area of the shape inside it, as in FreeType's and Skia's analytic
+/// rasterizers. Discs and rings are exact circles (Discs.swift: per row, each arc's area per
+/// column in closed form, no polygon); the other shapes are polygons. Convex polygons
+/// (transformed rectangles, lines) go row by row along their
 /// two sides: where each side crosses the row as one short straight piece (most rows), the
 /// edge pixels' areas are a closed form, and runs of whole rows on the same two segments
 /// (bands) step x by dx/dy with no per-row tests; elsewhere the pieces deposit signed cover and area
 /// into a row of cells that a sweep turns into coverage. Between the sides lies a span of
 /// constant coverage, stored with vector stores and no per-pixel arithmetic, so cost follows
-/// the outline, not the area. Rings and general polygons deposit into whole-canvas cells and
-/// are swept the same way (non-zero winding). Shapes partly or wholly outside the canvas are
+/// the outline, not the area. General polygons deposit into whole-canvas cells and are swept
+/// the same way (non-zero winding). Shapes partly or wholly outside the canvas are
 /// clipped exactly: coverage inside is what an infinite canvas would show.
 public final class Canvas {
     public let buffer: PixelBuffer
@@ -42,8 +43,8 @@ public final class Canvas {
 
     // Cell buffer: for every pixel, the signed height (cover) and signed area an outline
     // leaves there. Rows × (width + 1) pairs of Float (twice a frame's bytes), zero except
-    // during a fill. Only rings and general polygons use it: made on their first fill, so a
-    // canvas that never draws one (a still layer, most exhibits) does not carry it.
+    // during a fill. Only general polygons (and circles beyond `analyticRadiusLimit`) use it:
+    // made on their first fill, so a canvas that never draws one does not carry it.
     private var wholeCanvasCells: UnsafeMutablePointer<SIMD2<Float>>?
     var cells: UnsafeMutablePointer<SIMD2<Float>> {
         if let c = wholeCanvasCells { return c }
@@ -53,7 +54,7 @@ public final class Canvas {
         return c
     }
     let cellStride: Int
-    /// Whether the whole-canvas cells were made (a ring or polygon was filled).
+    /// Whether the whole-canvas cells were made (a general polygon was filled).
     var holdsWholeCanvasCells: Bool { wholeCanvasCells != nil }
     // Per row, up to `rangesPerRow` column ranges [lo, hi] that hold non-zero cells.
     static let rangesPerRow = 4
@@ -67,6 +68,9 @@ public final class Canvas {
     let vertices: UnsafeMutablePointer<SIMD2<Double>>
     // One row of cells for convex shapes: stays in L1 while the shape is swept row by row.
     let rowCells: UnsafeMutablePointer<SIMD2<Float>>
+    // Where a disc's or ring's circles cross each column line x = 0…width (see Discs.swift).
+    let outerLineHeights: UnsafeMutablePointer<Double>
+    let innerLineHeights: UnsafeMutablePointer<Double>
 
     public init(buffer: PixelBuffer) {
         self.buffer = buffer
@@ -81,6 +85,10 @@ public final class Canvas {
         vertices.initialize(repeating: .zero, count: Canvas.maxCircleVertices)
         rowCells = .allocate(capacity: buffer.width + 2)
         rowCells.initialize(repeating: .zero, count: buffer.width + 2)
+        outerLineHeights = .allocate(capacity: buffer.width + 1)
+        outerLineHeights.initialize(repeating: 0, count: buffer.width + 1)
+        innerLineHeights = .allocate(capacity: buffer.width + 1)
+        innerLineHeights.initialize(repeating: 0, count: buffer.width + 1)
         damageRects.reserveCapacity(maxDamageRects + 1)
     }
 
@@ -91,7 +99,7 @@ public final class Canvas {
 
     deinit {
         wholeCanvasCells?.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
-        vertices.deallocate(); rowCells.deallocate()
+        vertices.deallocate(); rowCells.deallocate(); outerLineHeights.deallocate(); innerLineHeights.deallocate()
     }
 
     // MARK: Damage
@@ -234,6 +242,10 @@ public final class Canvas {
         // Wholly outside: nothing to do (and no vertices to make).
         if center.x + radius <= 0 || center.y + radius <= 0 || center.x - radius >= Double(width)
             || center.y - radius >= Double(height) { return }
+        if radius <= Canvas.analyticRadiusLimit {
+            fillRound(center.x, center.y, outer: radius, inner: 0, color)
+            return
+        }
         let n = Canvas.circleVertexCount(radius: radius)
         circleVertices(center.x, center.y, radius, n)
         fillConvex(n, color)
@@ -247,6 +259,10 @@ public final class Canvas {
         if inner <= 0 { fillCircle(center: center, radius: outer, color: color); return }
         if center.x + outer <= 0 || center.y + outer <= 0 || center.x - outer >= Double(width)
             || center.y - outer >= Double(height) { return }
+        if outer <= Canvas.analyticRadiusLimit {
+            fillRound(center.x, center.y, outer: outer, inner: inner, color)
+            return
+        }
         // Same vertex count for both outlines so that the ring's width is even all round;
         // the inner one runs the other way, so the winding cancels inside it.
         let n = Canvas.circleVertexCount(radius: outer)
@@ -272,6 +288,12 @@ public final class Canvas {
     public func fillPolygon(_ points: [Vec2], color: Color) {
         guard color.a > 0, points.count >= 3 else { return }
         for p in points where !Canvas.withinReach(p) { return }
+        // A convex one (an icon's triangle) goes row by row like the other convex shapes,
+        // without the whole-canvas cells.
+        if let n = convexVertices(points) {
+            fillConvex(n, color)
+            return
+        }
         beginFill()
         var prev = points[points.count - 1]
         for p in points {
@@ -279,6 +301,44 @@ public final class Canvas {
             prev = p
         }
         endFill(color)
+    }
+
+    /// Copies `points` into `vertices` (repeated points dropped) when they make a convex
+    /// polygon, one turn round, and returns how many there are; nil otherwise. Every turn
+    /// the same way and y turning back exactly twice is one convex turn (a star turns the
+    /// same way throughout but goes round more than once).
+    func convexVertices(_ points: [Vec2]) -> Int? {
+        guard points.count <= Canvas.maxCircleVertices else { return nil }
+        let v = vertices
+        var n = 0
+        for p in points where n == 0 || p.x != v[n - 1].x || p.y != v[n - 1].y {
+            v[n] = SIMD2(p.x, p.y); n += 1
+        }
+        while n > 1 && v[n - 1] == v[0] { n -= 1 }
+        guard n >= 3 else { return nil }
+        var turn = 0.0, yTurns = 0, lastDy = 0.0
+        for i in 0..<n {
+            let a = v[i], b = v[(i + 1) % n], c = v[(i + 2) % n]
+            let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            if cross != 0 {
+                if turn == 0 { turn = cross } else if (cross > 0) != (turn > 0) { return nil }
+            }
+            if !cross.isFinite { return nil }
+        }
+        guard turn != 0 else { return nil }
+        // y's direction along the closed outline: count where it reverses.
+        for i in 0..<n where v[(i + 1) % n].y != v[i].y {
+            let dy = v[(i + 1) % n].y - v[i].y
+            if lastDy == 0 { lastDy = dy; continue }
+            if (dy > 0) != (lastDy > 0) { yTurns += 1 }
+            lastDy = dy
+        }
+        // Closing the loop: from the last direction back to the first.
+        if let first = (0..<n).first(where: { v[($0 + 1) % n].y != v[$0].y }) {
+            let dy = v[(first + 1) % n].y - v[first].y
+            if (dy > 0) != (lastDy > 0) { yTurns += 1 }
+        }
+        return yTurns == 2 ? n : nil
     }
 
     // MARK: Outlines
@@ -290,6 +350,7 @@ public final class Canvas {
         fillConvex(4, color)
     }
 
+    /// (Only for circles beyond `analyticRadiusLimit`; the others are exact.)
     /// Vertices for a circle so that no chord of the inscribed polygon would stray more than
     /// 0.2 px from the arc; the area-true polygon used here strays at most 0.14 px out and
     /// 0.07 px in, about what cairo's default tolerance (0.1 px, inscribed, so all inward)

@@ -3,11 +3,11 @@ import Glibc
 #endif
 import Geometry
 
-// Rings and general polygons: segments deposit signed cover and area into whole-canvas
-// cells, and a sweep turns them into coverage (non-zero winding). Convex shapes use the same
-// row-of-cells step where a side is not one straight piece in a row.
+// General polygons (and circles too large for Discs.swift): segments deposit signed cover
+// and area into whole-canvas cells, and a sweep turns them into coverage (non-zero winding).
+// Convex shapes use the same row-of-cells step where a side is not one straight piece in a row.
 extension Canvas {
-    // MARK: General outlines (rings, polygons): whole-canvas cells
+    // MARK: General outlines (polygons): whole-canvas cells
 
     @inline(__always) func beginFill() { rowMin = Int.max; rowMax = Int.min }
 

@@ -64,8 +64,8 @@ struct RGB565Painter: Painter {
     }
 }
 
-/// Paints through `Base` only inside `clip`. Convex shapes skip the rows outside it; the
-/// general outlines (rings, polygons) still sweep them (their cells must be zeroed) but write
+/// Paints through `Base` only inside `clip`. Convex shapes, discs and rings skip the rows
+/// outside it; general polygons still sweep them (their cells must be zeroed) but write
 /// nothing. Used only when a clip is set, so the unclipped path keeps its speed.
 struct ClippedPainter<Base: Painter>: Painter {
     typealias Pixel = Base.Pixel

@@ -1,6 +1,9 @@
 // `motionkiosk-bench raster [--runs N] [--png-dir DIR]`: the scenes of facts/raster.md drawn
-// by our canvas and by cairo in the same run (best of N each), plus a full-frame 90° rotate-copy
-// next to a memcpy of the same frame. One JSON line per scene.
+// by our canvas and by cairo in the same run (best of N each), a rings scene (the circles
+// stroked, as circle-draw's outlines), plus a full-frame 90° rotate-copy next to a memcpy of
+// the same frame. One JSON line per scene; circles and rings also give their difference from
+// cairo drawing them at tolerance 0.001 px (fine_cairo_*), which tells cairo's own polygon
+// error apart from ours.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,20 +36,26 @@ private func sceneShapes(squares: Bool) -> [Shape] {
     return out
 }
 
-private func drawOurs(_ canvas: Canvas, _ shapes: [Shape], squares: Bool) {
+/// The rings scene: the circles' centres and colours, stroked this wide (circle-draw's rings
+/// are 3–4 px).
+private let ringWidth = 4.0
+
+private func drawOurs(_ canvas: Canvas, _ shapes: [Shape], squares: Bool, rings: Bool = false) {
     canvas.clear(.white)
     let square = Rect(x: -50, y: -50, width: 100, height: 100)
     for s in shapes {
         let color = Color(rgb: s.rgb)
         if squares {
             canvas.fillRect(square, transform: AffineTransform.rotation(s.angle).translated(s.x, s.y), color: color)
+        } else if rings {
+            canvas.strokeCircle(center: Vec2(s.x, s.y), radius: 50, lineWidth: ringWidth, color: color)
         } else {
             canvas.fillCircle(center: Vec2(s.x, s.y), radius: 50, color: color)
         }
     }
 }
 
-private func drawCairo(_ cr: OpaquePointer, _ shapes: [Shape], squares: Bool) {
+private func drawCairo(_ cr: OpaquePointer, _ shapes: [Shape], squares: Bool, rings: Bool = false) {
     cairo_set_source_rgb(cr, 1, 1, 1)
     cairo_paint(cr)
     for s in shapes {
@@ -65,7 +74,12 @@ private func drawCairo(_ cr: OpaquePointer, _ shapes: [Shape], squares: Bool) {
             cairo_new_sub_path(cr)
             cairo_arc(cr, s.x, s.y, 50, 0, 2 * Double.pi)
         }
-        cairo_fill(cr)
+        if rings {
+            cairo_set_line_width(cr, ringWidth)
+            cairo_stroke(cr)
+        } else {
+            cairo_fill(cr)
+        }
     }
     cairo_surface_flush(cairo_get_target(cr))
 }
@@ -134,16 +148,28 @@ func runRasterBench(_ args: [String]) -> Int32 {
     }
     defer { cairo_destroy(cr); cairo_surface_destroy(surface) }
 
-    for (scene, squares) in [("circles", false), ("squares", true)] {
+    for (scene, squares, rings) in [("circles", false, false), ("squares", true, false), ("rings", false, true)] {
         let shapes = sceneShapes(squares: squares)
         // Interleave so that both renderers see the same machine conditions.
         var ours = Double.infinity, theirs = Double.infinity
         for _ in 0..<runs {
-            ours = min(ours, bestOf(1) { drawOurs(canvas, shapes, squares: squares) })
-            theirs = min(theirs, bestOf(1) { drawCairo(cr, shapes, squares: squares) })
+            ours = min(ours, bestOf(1) { drawOurs(canvas, shapes, squares: squares, rings: rings) })
+            theirs = min(theirs, bestOf(1) { drawCairo(cr, shapes, squares: squares, rings: rings) })
         }
         _ = canvas.takeDamage()
         let diff = difference(canvas.buffer, cairoBuffer)
+        // Cairo's own error besides: at its default tolerance (0.1 px) a circle is an inscribed
+        // polygon, up to ~0.06 px inside the arc; at 0.001 px it is the circle, so the second
+        // figure is how far ours is from an exact circle under cairo's 15-row sampling.
+        var fine = ""
+        if !squares {
+            cairo_set_tolerance(cr, 0.001)
+            drawCairo(cr, shapes, squares: squares, rings: rings)
+            cairo_set_tolerance(cr, 0.1)
+            let exact = difference(canvas.buffer, cairoBuffer)
+            fine = ",\"fine_cairo_mean_abs_diff\":\(fixed(exact.mean)),\"fine_cairo_max_abs_diff\":\(exact.max)"
+            drawCairo(cr, shapes, squares: squares, rings: rings) // the default picture again, for --png-dir
+        }
         if let pngDir {
             do {
                 try writePNG(canvas.buffer, to: "\(pngDir)/raster-\(scene)-ours.png")
@@ -153,7 +179,7 @@ func runRasterBench(_ args: [String]) -> Int32 {
             }
         }
         print("{\"bench\":\"raster\",\"scene\":\"\(scene)\",\"ours_ms\":\(fixed(ours)),\"cairo_ms\":\(fixed(theirs)),"
-              + "\"ratio\":\(fixed(ours / theirs)),\"mean_abs_diff\":\(fixed(diff.mean)),\"max_abs_diff\":\(diff.max),\"runs\":\(runs)}")
+              + "\"ratio\":\(fixed(ours / theirs)),\"mean_abs_diff\":\(fixed(diff.mean)),\"max_abs_diff\":\(diff.max)\(fine),\"runs\":\(runs)}")
     }
 
     // Full-frame 90° rotate-copy into a landscape scanout vs a plain copy of the same bytes.

@@ -1,0 +1,448 @@
+import Geometry
+
+// Discs and rings with the exact area of the shape in every pixel, row by row, with no
+// polygon and no whole-canvas cells.
+//
+// Within one pixel row the circle's boundary splits into arcs that are monotone in x and y
+// (one per side and half). Each arc is cut where it crosses the pixel columns' lines; within
+// a column, the area left of the arc is the trapezoid under its chord plus the circular
+// segment between chord and arc (minus it on the left side, where the arc bulges left), plus
+// the full column width for the height the arc spends right of the column. The segment of an
+// arc whose endpoints P, Q are seen from the centre at angle θ is r²(θ − sin θ)/2, and
+// sin θ = |P × Q| / r²: a short series in sin θ gives it with + − × only (pieces within one
+// pixel subtend little unless the circle is tiny; the rare wide piece halves its angle twice
+// with square roots first). Only + − × ÷ and square roots: the same bits on every CPU.
+// Where the vertical lines x = m cross the circle comes from one square root per line per
+// circle (shared by the upper and lower halves), where the rows' lines do from one per row.
+// Most rows paint each arc's pixels as they are computed and the span between the arcs in
+// one fill; the rows where arcs share columns (the centre's row, tiny circles, thin rings)
+// sum them in one row of cells first. A ring is the outer disc minus the inner one: four
+// arcs per row.
+extension Canvas {
+    /// Beyond this radius circles go through the polygon path: r² and the products of
+    /// crossings would lose the precision the closed forms need (such a circle is a straight
+    /// edge at the canvas's scale; the polygon's 8192 sides are exact enough there).
+    static let analyticRadiusLimit = 1e8
+
+    /// One circle of a disc or ring, with where it crosses the canvas's column lines.
+    struct RoundOutline {
+        let cx: Double, cy: Double, r: Double, invR2: Double, r2: Double
+        /// |y − cy| where the circle crosses x = m, for the lines m the circle reaches.
+        let lineHeights: UnsafeMutablePointer<Double>
+
+        init(cx: Double, cy: Double, r: Double, lineHeights: UnsafeMutablePointer<Double>, columns: Int) {
+            self.cx = cx; self.cy = cy; self.r = r
+            r2 = r * r; invR2 = 1 / r2
+            self.lineHeights = lineHeights
+            let first = Swift.max((cx - r).rounded(.up), 0), last = Swift.min((cx + r).rounded(.down), Double(columns))
+            if first <= last {
+                for m in Int(first)...Int(last) { lineHeights[m] = halfChord(Double(m) - cx) }
+            }
+        }
+
+        /// Half the chord at distance `d` from the centre: √(r² − d²), factored so that it
+        /// stays accurate near the circle's extremes.
+        @inline(__always) func halfChord(_ d: Double) -> Double {
+            Swift.max((r - d) * (r + d), 0).squareRoot()
+        }
+    }
+
+    /// Area between the chord PQ of a circle and its arc, both points on the same quarter:
+    /// r²(θ − sin θ)/2 with sin θ = |P × Q| / r² (points relative to the centre, as
+    /// (half-width w ≥ 0, y)).
+    @inline(__always) static func segmentArea(_ o: RoundOutline, _ wp: Double, _ yp: Double,
+                                              _ wq: Double, _ yq: Double) -> Double {
+        let cross = abs(wp * yq - yp * wq)
+        let s = cross * o.invR2
+        if s <= 0.1 { // every piece of a circle over 14 px: the terms left out stay under 1e-8
+            let t = s * s
+            return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224)))
+        }
+        if s <= 0.5 {
+            // (asin s − s)/2 = Σ c_n s^(2n+1) / 2, n ≥ 1; the first term left out is below
+            // 3e-7·r² at s = ½, which only circles under 3 px reach.
+            let t = s * s
+            return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224 + t * (35.0 / 2304
+                + t * (63.0 / 5632 + t * (231.0 / 26624))))))
+        }
+        return wideSegmentArea(o, s, (wp * wq + yp * yq) * o.invR2)
+    }
+
+    /// The segment of an arc wider than 30° (tiny circles): θ from its cosine by two
+    /// half-angle steps, then asin's series on sin(θ/4) ≤ 0.383.
+    static func wideSegmentArea(_ o: RoundOutline, _ sine: Double, _ cosine: Double) -> Double {
+        let c = Swift.min(Swift.max(cosine, 0), 1)
+        let halfCos = ((1 + c) * 0.5).squareRoot()
+        let u = Swift.max((1 - halfCos) * 0.5, 0).squareRoot()
+        let t = u * u
+        let quarter = u * (1 + t * (1.0 / 6 + t * (3.0 / 40 + t * (5.0 / 112 + t * (35.0 / 1152 + t * (63.0 / 2816
+            + t * (231.0 / 13312 + t * (143.0 / 10240 + t * (6435.0 / 557056)))))))))
+        return Swift.max(o.r2 * (4 * quarter - Swift.min(sine, 1)) * 0.5, 0)
+    }
+
+    /// Draws the disc of radius `outer` less the one of radius `inner` (0: none) around the
+    /// same centre.
+    func fillRound(_ cx: Double, _ cy: Double, outer: Double, inner: Double, _ color: Color) {
+        let o = RoundOutline(cx: cx, cy: cy, r: outer, lineHeights: outerLineHeights, columns: buffer.width)
+        let i = inner > 0 ? RoundOutline(cx: cx, cy: cy, r: inner, lineHeights: innerLineHeights, columns: buffer.width) : nil
+        if let coverageSink {
+            round(CoveragePainter(base: coverageSink, width: buffer.width), o, i)
+        } else {
+            switch (buffer.format, clip) {
+            case (.xrgb8888, nil): round(XRGBPainter(buffer: buffer, color: color), o, i)
+            case (.rgb565, nil): round(RGB565Painter(buffer: buffer, color: color), o, i)
+            case (.xrgb8888, _?): round(ClippedPainter(XRGBPainter(buffer: buffer, color: color), drawable), o, i)
+            case (.rgb565, _?): round(ClippedPainter(RGB565Painter(buffer: buffer, color: color), drawable), o, i)
+            }
+        }
+    }
+
+    /// Into the row's cells, with the arc's sign, for `sweepRound`.
+    struct CellSink: ArcSink {
+        let cells: UnsafeMutablePointer<SIMD2<Float>>, sign: Double
+        @inline(__always) mutating func drop(_ k: Int, _ cover: Double) { cells[k].x += Float(cover) }
+        @inline(__always) mutating func column(_ k: Int, _ area: Double) { cells[k].y += Float(sign * area) }
+    }
+
+    /// Straight onto the pixels: coverage base + sign·area (an arc alone in its columns,
+    /// but for the `shared` one: its coverage from the first arc is `held`, and the second
+    /// one paints it with `held` added).
+    struct EdgePainter<P: Painter>: ArcSink {
+        let painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double, shared: Int
+        var held = 0.0
+        init(painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double, shared: Int) {
+            self.painter = painter; self.pixels = pixels; self.base = base; self.sign = sign; self.shared = shared
+        }
+        @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
+        @inline(__always) mutating func column(_ k: Int, _ area: Double) {
+            var coverage = base + sign * area
+            if k == shared {
+                if sign < 0 { held = coverage; return }
+                coverage += held
+            }
+            painter.pixel(pixels, k, Float(Swift.min(abs(coverage), 1)))
+        }
+    }
+
+    /// Straight onto the pixels: coverage base + sign·area, for an arc alone in its columns.
+    struct ArcPainter<P: Painter>: ArcSink {
+        let painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double
+        @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
+        @inline(__always) mutating func column(_ k: Int, _ area: Double) {
+            painter.pixel(pixels, k, Float(Swift.min(abs(base + sign * area), 1)))
+        }
+    }
+
+    /// Column ranges of one row's arcs, up to four (a ring's), and the cover each drops.
+    struct RowArcs {
+        var lo = SIMD4<Int>(repeating: 0), hi = SIMD4<Int>(repeating: 0)
+        var drop = SIMD4<Double>(repeating: 0)
+        var count = 0
+        @inline(__always) mutating func add(_ l: Int, _ h: Int, _ d: Double) {
+            lo[count] = l; hi[count] = h; drop[count] = d; count += 1
+        }
+    }
+
+    /// The rows of the disc `o` less `inner`, those of the clip only (each row's coverage
+    /// depends on the circles alone).
+    @inline(__always) func round<P: Painter>(_ painter: P, _ o: RoundOutline, _ inner: RoundOutline?) {
+        let rows = clip == nil || coverageSink != nil ? bounds : drawable
+        let top = Swift.max(o.cy - o.r, Double(rows.y)), bottom = Swift.min(o.cy + o.r, Double(rows.maxY))
+        guard top < bottom else { return }
+        let firstRow = Int(top.rounded(.down)), lastRow = Int(bottom.rounded(.up)) - 1
+        var minCol = Int.max, maxCol = Int.min
+        // Half-widths at the row's top line, carried from the row above.
+        var outerTop = o.halfChord(Swift.max(Double(firstRow) - o.cy, -o.r))
+        var innerTop = inner.map { $0.halfChord(Swift.max(Double(firstRow) - $0.cy, -$0.r)) } ?? 0
+        for row in firstRow...lastRow {
+            let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
+            let outerBottom = o.halfChord(y1)
+            var innerBottom = 0.0, innerMeetsRow = false, innerSpansRow = false
+            if let i = inner {
+                let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
+                innerBottom = i.halfChord(iy1)
+                innerMeetsRow = iy1 > iy0
+                innerSpansRow = y0 >= -i.r && y1 <= i.r
+            }
+            defer { outerTop = outerBottom; innerTop = innerBottom }
+            if y1 > y0 && (y0 >= 0 || y1 <= 0) {
+                if !innerMeetsRow {
+                    if discRow(painter, o, row, y0, y1, outerTop, outerBottom, &minCol, &maxCol) { continue }
+                } else if innerSpansRow, let i = inner,
+                          ringRow(painter, o, i, row, y0, y1, outerTop, outerBottom, innerTop, innerBottom, &minCol, &maxCol) {
+                    continue
+                }
+            }
+            rowThroughCells(painter, o, inner, row, y0, y1, outerTop, outerBottom, innerTop, innerBottom, &minCol, &maxCol)
+        }
+        if minCol <= maxCol {
+            addDamage(PixelRect(x: minCol, y: firstRow, width: maxCol - minCol + 1, height: lastRow - firstRow + 1))
+        }
+    }
+
+    /// Any row of a disc or ring through the row's cells: outer left arc (takes coverage
+    /// away), inner left (gives it back), inner right, outer right. Kept out of line so that
+    /// the loop over the rows stays small and keeps `discRow` inline.
+    @inline(never) func rowThroughCells<P: Painter>(_ painter: P, _ o: RoundOutline, _ inner: RoundOutline?, _ row: Int,
+                                                    _ y0: Double, _ y1: Double, _ outerTop: Double, _ outerBottom: Double,
+                                                    _ innerTop: Double, _ innerBottom: Double,
+                                                    _ minCol: inout Int, _ maxCol: inout Int) {
+        var arcs = RowArcs()
+        var run = 0.0 // coverage left of every arc's columns (from arcs wholly right of the canvas too)
+        if y1 > y0 {
+            side(o, left: true, sign: -1, y0, outerTop, y1, outerBottom, &arcs, &run)
+            if let i = inner {
+                let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
+                if iy1 > iy0 {
+                    side(i, left: true, sign: 1, iy0, innerTop, iy1, innerBottom, &arcs, &run)
+                    side(i, left: false, sign: -1, iy0, innerTop, iy1, innerBottom, &arcs, &run)
+                }
+            }
+            side(o, left: false, sign: 1, y0, outerTop, y1, outerBottom, &arcs, &run)
+        }
+        if arcs.count == 0 && !(abs(run) >= Double(P.visible)) { return }
+        sweepRound(painter, painter.row(row), &arcs, run, &minCol, &maxCol)
+    }
+
+    /// One row of a disc away from the centre's height, when its two arcs share at most one
+    /// column (nearly all rows): each arc's pixels painted as they come, the span between
+    /// them whole, no cells. False, with nothing painted, for the rows left to the cells.
+    @inline(__always) func discRow<P: Painter>(_ painter: P, _ o: RoundOutline, _ row: Int, _ y0: Double, _ y1: Double,
+                                               _ wTop: Double, _ wBottom: Double,
+                                               _ minCol: inout Int, _ maxCol: inout Int) -> Bool {
+        let lower = y0 >= 0
+        let near = lower ? wTop : wBottom, far = lower ? wBottom : wTop
+        let yNear = lower ? y0 : y1, yFar = lower ? y1 : y0, ys: Double = lower ? 1 : -1
+        let leftStart = o.cx - near, leftEnd = o.cx - far, rightStart = o.cx + far, rightEnd = o.cx + near
+        let width = buffer.width, w = Double(width)
+        // Each arc ends inside the canvas or beyond the edge it faces.
+        guard leftEnd <= w && rightStart >= 0 else { return false }
+        let leftColumns = Swift.max(ceilToInt(leftEnd), 0), rightFirst = Swift.min(floorToInt(rightStart), width)
+        guard leftColumns <= rightFirst + 1 else { return false }
+        // A shared column (top and bottom rows) holds the left arc's coverage plus the right
+        // one's less the row's height: the left arc leaves it to the right one.
+        let shared = leftColumns > rightFirst ? rightFirst : -1
+        let h = y1 - y0, pixels = painter.row(row)
+        let leftFirst = Swift.max(floorToInt(leftStart), 0), rightColumns = Swift.min(ceilToInt(rightEnd), width)
+        if shared < 0 && leftStart >= 0 && rightEnd <= w {
+            // Commonest: both arcs inside the canvas, apart.
+            if rightFirst > leftColumns {
+                painter.span(pixels, leftColumns, rightFirst - leftColumns, Float(Swift.min(h, 1)))
+            }
+            var leftArc = ArcPainter(painter: painter, pixels: pixels, base: h, sign: -1)
+            arcColumns(o, &leftArc, leftFirst, leftColumns, leftStart, yNear, near, leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+            var rightArc = ArcPainter(painter: painter, pixels: pixels, base: 0, sign: 1)
+            arcColumns(o, &rightArc, rightFirst, rightColumns, rightStart, yFar, far, rightEnd, yNear, near, yNear,
+                       xs: 1, ys: ys)
+            if leftFirst < minCol { minCol = leftFirst }
+            if rightColumns - 1 > maxCol { maxCol = rightColumns - 1 }
+            return true
+        }
+        var leftSide = EdgePainter(painter: painter, pixels: pixels, base: h, sign: -1, shared: shared)
+        if leftColumns > 0 {
+            if leftStart >= 0 {
+                arcColumns(o, &leftSide, leftFirst, leftColumns, leftStart, yNear, near,
+                           leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+            } else { // from where it enters the canvas
+                arcColumns(o, &leftSide, 0, leftColumns, 0, ys * o.lineHeights[0], o.cx,
+                           leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+            }
+        }
+        if rightFirst > leftColumns {
+            painter.span(pixels, leftColumns, rightFirst - leftColumns, Float(Swift.min(h, 1)))
+        }
+        if rightFirst < width {
+            var rightSide = EdgePainter(painter: painter, pixels: pixels, base: 0, sign: 1, shared: shared)
+            rightSide.held = leftSide.held - h
+            if rightEnd <= w {
+                arcColumns(o, &rightSide, rightFirst, rightColumns, rightStart, yFar, far,
+                           rightEnd, yNear, near, yNear, xs: 1, ys: ys)
+            } else { // up to where it leaves the canvas
+                arcColumns(o, &rightSide, rightFirst, width, rightStart, yFar, far,
+                           w, ys * o.lineHeights[width], w - o.cx, yNear, xs: 1, ys: ys)
+            }
+        }
+        if leftFirst < minCol { minCol = leftFirst }
+        if rightColumns - 1 > maxCol { maxCol = rightColumns - 1 }
+        return true
+    }
+
+    /// One row of a ring away from the centre's height and within the inner circle's rows,
+    /// when its four arcs lie in separate columns inside the canvas: outer left arc, full
+    /// span, inner left arc, the hole (nothing), inner right arc, full span, outer right arc,
+    /// painted as they come. False, with nothing painted, otherwise.
+    @inline(__always) func ringRow<P: Painter>(_ painter: P, _ o: RoundOutline, _ i: RoundOutline, _ row: Int,
+                                               _ y0: Double, _ y1: Double, _ outerTop: Double, _ outerBottom: Double,
+                                               _ innerTop: Double, _ innerBottom: Double,
+                                               _ minCol: inout Int, _ maxCol: inout Int) -> Bool {
+        let lower = y0 >= 0
+        let oNear = lower ? outerTop : outerBottom, oFar = lower ? outerBottom : outerTop
+        let iNear = lower ? innerTop : innerBottom, iFar = lower ? innerBottom : innerTop
+        let yNear = lower ? y0 : y1, yFar = lower ? y1 : y0, ys: Double = lower ? 1 : -1
+        let cx = o.cx
+        guard cx - oNear >= 0 && cx + oNear <= Double(buffer.width) else { return false }
+        let outerLeft = floorToInt(cx - oNear), outerLeftEnd = ceilToInt(cx - oFar)
+        let innerLeft = floorToInt(cx - iNear), innerLeftEnd = ceilToInt(cx - iFar)
+        let innerRight = floorToInt(cx + iFar), innerRightEnd = ceilToInt(cx + iNear)
+        let outerRight = floorToInt(cx + oFar), outerRightEnd = ceilToInt(cx + oNear)
+        guard outerLeftEnd <= innerLeft && innerLeftEnd <= innerRight && innerRightEnd <= outerRight else { return false }
+        let h = y1 - y0, pixels = painter.row(row), full = Float(Swift.min(h, 1))
+        // Coverage h − (area left of the arc) right of a left arc, the area itself left of a right one.
+        var leavesRight = ArcPainter(painter: painter, pixels: pixels, base: h, sign: -1)
+        var leavesLeft = ArcPainter(painter: painter, pixels: pixels, base: 0, sign: 1)
+        arcColumns(o, &leavesRight, outerLeft, outerLeftEnd, cx - oNear, yNear, oNear, cx - oFar, yFar, oFar, yFar,
+                   xs: -1, ys: ys)
+        if innerLeft > outerLeftEnd { painter.span(pixels, outerLeftEnd, innerLeft - outerLeftEnd, full) }
+        arcColumns(i, &leavesLeft, innerLeft, innerLeftEnd, cx - iNear, yNear, iNear, cx - iFar, yFar, iFar, yFar,
+                   xs: -1, ys: ys)
+        arcColumns(i, &leavesRight, innerRight, innerRightEnd, cx + iFar, yFar, iFar, cx + iNear, yNear, iNear, yNear,
+                   xs: 1, ys: ys)
+        if outerRight > innerRightEnd { painter.span(pixels, innerRightEnd, outerRight - innerRightEnd, full) }
+        arcColumns(o, &leavesLeft, outerRight, outerRightEnd, cx + oFar, yFar, oFar, cx + oNear, yNear, oNear, yNear,
+                   xs: 1, ys: ys)
+        if outerLeft < minCol { minCol = outerLeft }
+        if outerRightEnd - 1 > maxCol { maxCol = outerRightEnd - 1 }
+        return true
+    }
+
+    /// One side (left or right) of a circle within the row band [y0, y1] (relative to the
+    /// centre, inside [−r, r]; half-widths w0, w1 there): split where it turns (at the
+    /// centre's height), deposited into `rowCells` with `sign`.
+    @inline(__always) func side(_ o: RoundOutline, left: Bool, sign: Double, _ y0: Double, _ w0: Double,
+                                _ y1: Double, _ w1: Double, _ arcs: inout RowArcs, _ run: inout Double) {
+        var lo = Int.max, hi = Int.min, dropped = 0.0
+        var cells = CellSink(cells: rowCells, sign: sign)
+        if y0 < 0 && y1 > 0 {
+            arc(o, &cells, left: left, lower: false, sign: sign, y0, w0, 0, o.r, &lo, &hi, &run, &dropped)
+            arc(o, &cells, left: left, lower: true, sign: sign, 0, o.r, y1, w1, &lo, &hi, &run, &dropped)
+        } else {
+            arc(o, &cells, left: left, lower: y0 >= 0, sign: sign, y0, w0, y1, w1, &lo, &hi, &run, &dropped)
+        }
+        if lo <= hi { arcs.add(lo, hi, dropped) }
+    }
+
+    /// One arc monotone in x and y, from (w0 at y0) to (w1 at y1), y0 < y1: its coverage,
+    /// times `sign`, into the cells of the columns it crosses (lo…hi grown to hold them).
+    /// sign·(y1 − y0) is the coverage it gives every column left of it: added to `run` unless
+    /// the arc lies wholly left of the canvas, and to `dropped` when it falls inside it.
+    @inline(__always) func arc<S: ArcSink>(_ o: RoundOutline, _ sink: inout S, left: Bool, lower: Bool, sign: Double,
+                               _ y0: Double, _ w0: Double, _ y1: Double, _ w1: Double,
+                               _ lo: inout Int, _ hi: inout Int, _ run: inout Double, _ dropped: inout Double) {
+        let h = y1 - y0
+        guard h > 0 else { return }
+        // Ends ordered by x: on the right side x = cx + w grows with w, which grows toward
+        // the centre's height; on the left x = cx − w.
+        let startsAtTop = left == lower
+        let xs: Double = left ? -1 : 1, ys: Double = lower ? 1 : -1
+        let yl = startsAtTop ? y0 : y1, wl = startsAtTop ? w0 : w1 // the left end
+        let yh = startsAtTop ? y1 : y0, wh = startsAtTop ? w1 : w0
+        let xl = o.cx + xs * wl, xh = o.cx + xs * wh
+        let w = Double(buffer.width)
+        if !(xh >= 0) { return } // wholly left of the canvas: no coverage inside it
+        run += sign * h
+        if xl >= w { return } // wholly right: every column of the canvas lies left of it
+        dropped += sign * h
+        let first = Swift.max(floorToInt(xl), 0)
+        // Columns up to the one the arc ends in (an end exactly on a column line enters no
+        // further), cut at the canvas's right edge: there the arc's right end is the line x = w.
+        let end = ceilToInt(xh)
+        let last = Swift.max(Swift.min(end, buffer.width) - 1, first)
+        var xa = xl, ya = yl, wa = wl
+        if xl < 0 { xa = 0; ya = ys * o.lineHeights[0]; wa = xs * (0 - o.cx) }
+        sink.drop(first, sign * h)
+        if end > buffer.width {
+            arcColumns(o, &sink, first, last + 1, xa, ya, wa,
+                       w, ys * o.lineHeights[buffer.width], xs * (w - o.cx), yh, xs: xs, ys: ys)
+        } else {
+            arcColumns(o, &sink, first, last + 1, xa, ya, wa, xh, yh, wh, yh, xs: xs, ys: ys)
+        }
+        if first < lo { lo = first }
+        if last > hi { hi = last }
+    }
+
+    /// Columns first..<end of an arc running left to right from (xa; ya, wa) to (xb; yb, wb)
+    /// (y relative to the centre, w = |x − cx|), whose far right end is at height `yEnd`:
+    /// each column's area left of the arc to `sink`. The arc crosses the lines between.
+    @inline(__always) func arcColumns<S: ArcSink>(_ o: RoundOutline, _ sink: inout S, _ first: Int, _ end: Int,
+                                                  _ xa: Double, _ ya: Double, _ wa: Double,
+                                                  _ xb: Double, _ yb: Double, _ wb: Double, _ yEnd: Double,
+                                                  xs: Double, ys: Double) {
+        // The segment between chord and arc lies outside the chord: it adds to the area left
+        // of a right-hand arc and takes from a left-hand one.
+        let segmentSign = xs
+        var xp = xa, yp = ya, wp = wa
+        var k = first, column = Double(first)
+        while k < end - 1 {
+            let xn = column + 1, yn = ys * o.lineHeights[k + 1], wn = xs * (xn - o.cx)
+            let trapezoid = abs(yn - yp) * ((xp + xn) * 0.5 - column)
+            let segment = Canvas.segmentArea(o, wp, yp, wn, yn)
+            sink.column(k, trapezoid + segmentSign * segment + abs(yEnd - yn))
+            xp = xn; yp = yn; wp = wn
+            k += 1; column = xn
+        }
+        if k < end {
+            let trapezoid = abs(yb - yp) * ((xp + xb) * 0.5 - column)
+            let segment = Canvas.segmentArea(o, wp, yp, wb, yb)
+            sink.column(k, trapezoid + segmentSign * segment + abs(yEnd - yb))
+        }
+    }
+
+    /// Paints one row from its arcs' cells: ranges in column order (merged where they touch),
+    /// constant coverage between them. `run` is the coverage left of all of them.
+    @inline(__always) func sweepRound<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
+                                                  _ arcs: inout RowArcs, _ run: Double,
+                                                  _ minCol: inout Int, _ maxCol: inout Int) {
+        // At most four ranges, nearly always in order already.
+        let n = arcs.count
+        if n > 1 {
+            for i in 1..<n {
+                let l = arcs.lo[i], h = arcs.hi[i], d = arcs.drop[i]
+                var j = i
+                while j > 0 && arcs.lo[j - 1] > l {
+                    arcs.lo[j] = arcs.lo[j - 1]; arcs.hi[j] = arcs.hi[j - 1]; arcs.drop[j] = arcs.drop[j - 1]
+                    j -= 1
+                }
+                arcs.lo[j] = l; arcs.hi[j] = h; arcs.drop[j] = d
+            }
+        }
+        // The run between ranges is kept in Double and summed per arc, so that it is exactly
+        // zero where it should be (a ring's hole, right of a disc) instead of Float residue.
+        var cover = run
+        var x = 0
+        var i = 0
+        while i < n {
+            let start = arcs.lo[i]
+            var end = arcs.hi[i]
+            var drop = arcs.drop[i]
+            i += 1
+            while i < n && arcs.lo[i] <= end + 1 {
+                end = Swift.max(end, arcs.hi[i]); drop += arcs.drop[i]; i += 1
+            }
+            if start > x { fillGap(painter, pixels, x, start, Float(cover), &minCol, &maxCol) }
+            var cellRun = Float(-cover) // sweepCells' convention: minus the coverage
+            sweepCells(painter, pixels, rowCells, start, end, &cellRun, &minCol, &maxCol)
+            cover -= drop
+            x = end + 1
+        }
+        if x < buffer.width { fillGap(painter, pixels, x, buffer.width, Float(cover), &minCol, &maxCol) }
+    }
+}
+
+/// Where an arc's column areas go.
+protocol ArcSink {
+    /// Column `k` is the arc's first: columns left of it have `cover` more coverage.
+    mutating func drop(_ k: Int, _ cover: Double)
+    /// The area of column `k` left of the arc.
+    mutating func column(_ k: Int, _ area: Double)
+}
+
+/// ⌊x⌋ and ⌈x⌉ for |x| < 2⁶³ without a call into libm (x86_64's baseline has no rounding
+/// instruction).
+@inline(__always) func floorToInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) > x ? t - 1 : t
+}
+@inline(__always) func ceilToInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) < x ? t + 1 : t
+}
