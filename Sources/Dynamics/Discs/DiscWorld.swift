@@ -26,7 +26,20 @@ public struct DiscWorld {
     /// Screen width / 480: the tuning's lengths and speeds are multiplied by it.
     public let scale: Double
     public let tuning: DiscTuning
-    private var grid = UniformGrid()
+    /// The broad phase in two grids, so that a step sorts only what moves: `restingGrid`
+    /// lists the discs that were at rest when it was built (rebuilt only when enough of them
+    /// changed), `movingGrid` is built every step from the rest (the awake discs and the
+    /// resting ones the resting grid does not list).
+    private var restingGrid = UniformGrid()
+    private var movingGrid = UniformGrid()
+    /// Listed in `restingGrid` and at rest since (so its cells there are still right).
+    private var inRestingGrid: [Bool] = []
+    /// Indices shifted by a removal: the resting grid lists the wrong discs.
+    private var restingGridStale = true
+    /// Discs for `movingGrid`, and those woken during a step's collisions (they leave the
+    /// resting grid once the step's pairs are done: until then it is where their cells are).
+    private var movingMembers: [Int32] = []
+    private var wokenInCollisions: [Int32] = []
 
     public init(area: Rect, scale: Double, tuning: DiscTuning = DiscTuning()) {
         self.area = area; self.scale = scale; self.tuning = tuning
@@ -42,12 +55,14 @@ public struct DiscWorld {
         radius.append(r)
         awake.append(false)
         slowFor.append(0)
+        inRestingGrid.append(false)
     }
 
     public mutating func remove(at i: Int) {
         if awake[i] { awakeCount -= 1 }
         ids.remove(at: i); px.remove(at: i); py.remove(at: i); vx.remove(at: i); vy.remove(at: i)
-        radius.remove(at: i); awake.remove(at: i); slowFor.remove(at: i)
+        radius.remove(at: i); awake.remove(at: i); slowFor.remove(at: i); inRestingGrid.remove(at: i)
+        restingGridStale = true
     }
 
     public func contains(_ i: Int, _ p: Vec2) -> Bool {
@@ -84,7 +99,7 @@ public struct DiscWorld {
         let limit = tuning.maximumSpeed * scale
         let speed = velocity.length
         let v = speed > limit ? velocity * (limit / speed) : velocity
-        if !awake[i] { awake[i] = true; awakeCount += 1 }
+        if !awake[i] { awake[i] = true; awakeCount += 1; inRestingGrid[i] = false }
         vx[i] = v.x; vy[i] = v.y
         slowFor[i] = 0
     }
@@ -152,23 +167,51 @@ public struct DiscWorld {
     /// Impulses between touching discs that approach each other (at least one of them
     /// moving), along the line of centres, by mass ∝ area: momentum is conserved exactly.
     /// Discs placed overlapping and at rest exert nothing on each other.
+    ///
+    /// Pairs are met in the order of a single grid over all discs (each awake disc by index,
+    /// its cells row by row, each cell's discs by index): the two grids' lists of a cell are
+    /// merged by index. The order matters: impulses applied in another order give other
+    /// velocities.
     private mutating func collide() {
         let n = ids.count
         guard n > 1 else { return }
-        grid.build(px: px, py: py, radius: radius, area: area, cellSize: tuning.cellSize * scale)
+        sortIntoGrids()
         let e = tuning.discRestitution
         let dt = tuning.stepSeconds, slop = tuning.contactSlop * scale
+        var woken = 0
+        // Plain buffers: the loop meets every disc sharing a cell with a moving one, and
+        // checked array reads there cost more than the pair test itself.
+        restingGrid.withView { restingGrid in movingGrid.withView { movingGrid in
+        px.withUnsafeBufferPointer { px in py.withUnsafeBufferPointer { py in radius.withUnsafeBufferPointer { radius in
+        vx.withUnsafeMutableBufferPointer { vx in vy.withUnsafeMutableBufferPointer { vy in
+        awake.withUnsafeMutableBufferPointer { awake in slowFor.withUnsafeMutableBufferPointer { slowFor in
+        inRestingGrid.withUnsafeBufferPointer { inRestingGrid in
         for i in 0..<n where awake[i] {
-            let ri = grid.range(i)
-            for cy in Int32(ri.y)...ri.w {
-                for cx in ri.x...ri.z {
-                    for member in grid.members(Int(cx), Int(cy)) {
-                        let j = Int(member)
+            let ri = inRestingGrid[i] ? restingGrid.range(i) : movingGrid.range(i)
+            for cy in Int(ri.y)...Int(ri.w) {
+                for cx in Int(ri.x)...Int(ri.z) {
+                    var (resting, restingEnd) = restingGrid.span(cx, cy)
+                    var (moving, movingEnd) = movingGrid.span(cx, cy)
+                    while true {
+                        // The lower index of the two lists' next discs.
+                        let j: Int, rj: SIMD4<Int32>
+                        let nextResting = resting < restingEnd ? restingGrid.entry(resting) : Int.max
+                        let nextMoving = moving < movingEnd ? movingGrid.entry(moving) : Int.max
+                        if nextResting < nextMoving {
+                            resting += 1
+                            // Woken in an earlier step: listed in the moving grid now.
+                            guard inRestingGrid[nextResting] else { continue }
+                            j = nextResting; rj = restingGrid.range(j)
+                        } else if nextMoving != Int.max {
+                            moving += 1
+                            j = nextMoving; rj = movingGrid.range(j)
+                        } else {
+                            break
+                        }
                         if j == i { continue }
                         // Each pair once: from the awake one with the lower index, in the
                         // first cell the two share.
                         if awake[j] && j < i { continue }
-                        let rj = grid.range(j)
                         if max(ri.x, rj.x) != cx || max(ri.y, rj.y) != cy { continue }
                         let dx = px[j] - px[i], dy = py[j] - py[i]
                         let reach = radius[i] + radius[j]
@@ -185,10 +228,40 @@ public struct DiscWorld {
                         let impulse = -(1 + e) * approach / (1 / mi + 1 / mj)
                         vx[i] -= impulse / mi * nx; vy[i] -= impulse / mi * ny
                         vx[j] += impulse / mj * nx; vy[j] += impulse / mj * ny
-                        if !awake[j] { awake[j] = true; awakeCount += 1; slowFor[j] = 0 }
+                        if !awake[j] {
+                            awake[j] = true; woken += 1; slowFor[j] = 0
+                            if inRestingGrid[j] { wokenInCollisions.append(Int32(j)) }
+                        }
                     }
                 }
             }
         }
+        } } } } } } } } } }
+        awakeCount += woken
+        for j in wokenInCollisions { inRestingGrid[Int(j)] = false }
+        wokenInCollisions.removeAll(keepingCapacity: true)
+    }
+
+    /// Builds the moving grid, and the resting grid again when indices shifted or when the
+    /// moving grid would carry more than an eighth of the discs at rest (fallen asleep or
+    /// added since the resting grid was built): sorting those each step costs more than
+    /// building the resting grid anew now and then.
+    private mutating func sortIntoGrids() {
+        let n = ids.count
+        let cellSize = tuning.cellSize * scale
+        var restingOutside = 0
+        for i in 0..<n where !awake[i] && !inRestingGrid[i] { restingOutside += 1 }
+        if restingGridStale || restingOutside * 8 > n {
+            movingMembers.removeAll(keepingCapacity: true)
+            for i in 0..<n {
+                inRestingGrid[i] = !awake[i]
+                if !awake[i] { movingMembers.append(Int32(i)) }
+            }
+            restingGrid.build(members: movingMembers, px: px, py: py, radius: radius, area: area, cellSize: cellSize)
+            restingGridStale = false
+        }
+        movingMembers.removeAll(keepingCapacity: true)
+        for i in 0..<n where !inRestingGrid[i] { movingMembers.append(Int32(i)) }
+        movingGrid.build(members: movingMembers, px: px, py: py, radius: radius, area: area, cellSize: cellSize)
     }
 }
