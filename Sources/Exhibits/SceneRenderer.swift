@@ -23,11 +23,16 @@ public final class SceneRenderer {
     /// Frames the still prefix must last: its shortest length over the last this many frames
     /// is what the layer may hold.
     public var layerAfterFrames = 8
+    /// The fewest still commands worth a layer: it costs a whole frame of memory (3.7 MB at
+    /// 720×1280), and a few shapes are cheaply redrawn inside the damage each frame.
+    public var layerMinimumCommands = 16
     /// The still layer: background plus `layerCount` first commands, drawn unclipped.
     private var layer: Canvas? = nil
     private var layerBackground: Color? = nil
     /// How many leading commands the still layer holds (0: no layer in use).
     public private(set) var layerCount = 0
+    /// Whether a layer's frame of memory is held now.
+    public var holdsStillLayer: Bool { layer != nil }
     /// The unchanged prefix length of each of the last `layerAfterFrames` frames (a ring).
     private var recentPrefixes: [Int] = []
     private var recentNext = 0
@@ -101,7 +106,10 @@ public final class SceneRenderer {
         return rects
     }
 
+    /// Lets the layer go, its memory too: a new one is made when a long enough prefix has
+    /// stayed still again (drawing it costs far more than the allocation).
     private func dropLayer() {
+        layer = nil
         layerCount = 0
         layerBackground = nil
         recentPrefixes.removeAll(keepingCapacity: true)
@@ -122,7 +130,7 @@ public final class SceneRenderer {
         recentNext = (recentNext + 1) % window
         guard recentPrefixes.count >= window else { return }
         let count = min(recentPrefixes.min()!, commands.count)
-        guard count > layerCount else { return }
+        guard count > layerCount, count >= layerMinimumCommands else { return }
         let target: Canvas
         if let layer, layer.width == canvas.width, layer.height == canvas.height, layer.buffer.format == canvas.buffer.format {
             target = layer

@@ -12,6 +12,16 @@ public func residentKilobytes() -> Int {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 }
 
+/// The most this process has held resident so far (VmHWM of /proc/self/status), 0 when unknown.
+public func peakResidentKilobytes() -> Int {
+    guard let status = try? LinuxSystem.shared.readSmallFile("/proc/self/status") else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let fields = line.split(separator: " ")
+        if fields.count > 1, let kilobytes = Int(fields[1]) { return kilobytes }
+    }
+    return 0
+}
+
 /// Process age from /proc (start time in clock ticks since boot vs. uptime), 10 ms resolution.
 public func millisecondsSinceProcessStart() -> Double? {
     guard let stat = try? LinuxSystem.shared.readSmallFile("/proc/self/stat"),

@@ -24,6 +24,7 @@ import Diagnostics
 import Exhibits
 import Geometry
 import Gestures
+import KioskRuntime
 import Platform
 import Raster
 
@@ -378,7 +379,10 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation
         render(app, renderer, panel, start, frames)
         let p1 = itemPositions(app)
         let moved = p1.filter { p0[$0.key] != nil && p0[$0.key] != $0.value }.count
-        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","frames":\#(frames),\#(frameCase.describe(app)),"moved":\#(moved),"width":\#(width),"height":\#(height)}"#
+        // What the process holds after the frames and the most it held: one scene per
+        // process gives the exhibit's figures (board/memory-x86.sh runs one per exhibit).
+        let memory = #""rss_kb":\#(residentKilobytes()),"peak_rss_kb":\#(peakResidentKilobytes()),"still_layer_commands":\#(renderer.layerCount)"#
+        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","frames":\#(frames),\#(frameCase.describe(app)),"moved":\#(moved),"width":\#(width),"height":\#(height),\#(memory)}"#
     }
 
     let frames = 60
