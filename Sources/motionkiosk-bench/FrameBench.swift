@@ -27,6 +27,7 @@ import Gestures
 import KioskRuntime
 import Platform
 import Raster
+import VisitorText
 
 /// Touches fed to the app at given virtual times.
 struct TouchScript {
@@ -303,8 +304,9 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
     }
     if names.isEmpty { names = FrameBenchScenes.all }
 
+    // The fonts a stand with the default languages opens (their memory counts in rss_kb).
     let fonts: FontSet
-    do { fonts = try FontSet() } catch {
+    do { fonts = try FontSet(showing: TextBook().everyString) } catch {
         FileHandleStderr.write("frame: cannot load fonts: \(error)\n")
         return 1
     }
