@@ -36,10 +36,14 @@ public struct DiscWorld {
     private var inRestingGrid: [Bool] = []
     /// Indices shifted by a removal: the resting grid lists the wrong discs.
     private var restingGridStale = true
-    /// Discs for `movingGrid`, and those woken during a step's collisions (they leave the
-    /// resting grid once the step's pairs are done: until then it is where their cells are).
-    private var movingMembers: [Int32] = []
+    /// The discs of the grid being built.
+    private var gridMembers: [Int32] = []
+    /// Discs woken during a step's collisions: they leave the resting grid once the step's
+    /// pairs are done (until then it is where their cells are).
     private var wokenInCollisions: [Int32] = []
+    /// The touching partners of the disc whose pairs are being solved, as order keys
+    /// (cell of the ordering grid × count + index).
+    private var partners: [Int] = []
 
     public init(area: Rect, scale: Double, tuning: DiscTuning = DiscTuning()) {
         self.area = area; self.scale = scale; self.tuning = tuning
@@ -168,16 +172,18 @@ public struct DiscWorld {
     /// moving), along the line of centres, by mass ∝ area: momentum is conserved exactly.
     /// Discs placed overlapping and at rest exert nothing on each other.
     ///
-    /// Pairs are met in the order of a single grid over all discs (each awake disc by index,
-    /// its cells row by row, each cell's discs by index): the two grids' lists of a cell are
-    /// merged by index. The order matters: impulses applied in another order give other
-    /// velocities.
+    /// The order of the impulses is that of one grid of `tuning.cellSize` over all discs:
+    /// each awake disc by index, then its partners by the first cell of that grid the two
+    /// share (row by row) and by index. Impulses in another order give other velocities, so
+    /// the pairs found in the finer grids (half the cell: fewer discs to look at) are
+    /// sorted into that order before they act.
     private mutating func collide() {
         let n = ids.count
         guard n > 1 else { return }
         sortIntoGrids()
         let e = tuning.discRestitution
         let dt = tuning.stepSeconds, slop = tuning.contactSlop * scale
+        let orderCells = UniformGrid.layout(over: area, cellSize: tuning.cellSize * scale)
         var woken = 0
         // Plain buffers: the loop meets every disc sharing a cell with a moving one, and
         // checked array reads there cost more than the pair test itself.
@@ -188,51 +194,67 @@ public struct DiscWorld {
         inRestingGrid.withUnsafeBufferPointer { inRestingGrid in
         for i in 0..<n where awake[i] {
             let ri = inRestingGrid[i] ? restingGrid.range(i) : movingGrid.range(i)
+            let oi = orderCells.cellRange(px[i], py[i], radius[i])
+            partners.removeAll(keepingCapacity: true)
+            // Each pair once: from the awake one with the lower index, in the first cell the
+            // two share; then only discs that touch.
+            @inline(__always) func consider(_ j: Int, _ rj: SIMD4<Int32>, _ cx: Int, _ cy: Int) {
+                if j == i || (awake[j] && j < i) { return }
+                if max(ri.x, rj.x) != cx || max(ri.y, rj.y) != cy { return }
+                let dx = px[j] - px[i], dy = py[j] - py[i]
+                let reach = radius[i] + radius[j]
+                let d2 = dx * dx + dy * dy
+                guard d2 < reach * reach, d2 > 0 else { return }
+                let oj = orderCells.cellRange(px[j], py[j], radius[j])
+                let cell = max(oi.1, oj.1) * orderCells.columns + max(oi.0, oj.0)
+                partners.append(cell * n + j)
+            }
             for cy in Int(ri.y)...Int(ri.w) {
                 for cx in Int(ri.x)...Int(ri.z) {
-                    var (resting, restingEnd) = restingGrid.span(cx, cy)
-                    var (moving, movingEnd) = movingGrid.span(cx, cy)
-                    while true {
-                        // The lower index of the two lists' next discs.
-                        let j: Int, rj: SIMD4<Int32>
-                        let nextResting = resting < restingEnd ? restingGrid.entry(resting) : Int.max
-                        let nextMoving = moving < movingEnd ? movingGrid.entry(moving) : Int.max
-                        if nextResting < nextMoving {
-                            resting += 1
-                            // Woken in an earlier step: listed in the moving grid now.
-                            guard inRestingGrid[nextResting] else { continue }
-                            j = nextResting; rj = restingGrid.range(j)
-                        } else if nextMoving != Int.max {
-                            moving += 1
-                            j = nextMoving; rj = movingGrid.range(j)
-                        } else {
-                            break
-                        }
-                        if j == i { continue }
-                        // Each pair once: from the awake one with the lower index, in the
-                        // first cell the two share.
-                        if awake[j] && j < i { continue }
-                        if max(ri.x, rj.x) != cx || max(ri.y, rj.y) != cy { continue }
-                        let dx = px[j] - px[i], dy = py[j] - py[i]
-                        let reach = radius[i] + radius[j]
-                        let d2 = dx * dx + dy * dy
-                        guard d2 < reach * reach, d2 > 0 else { continue }
-                        let d = d2.squareRoot()
-                        let nx = dx / d, ny = dy / d
-                        let approach = (vx[j] - vx[i]) * nx + (vy[j] - vy[i]) * ny
-                        guard approach < 0 else { continue }
-                        // A fresh contact is at most a step's approach deep; deeper overlaps
-                        // were placed that way and pass through each other.
-                        if reach - d > -approach * dt + slop { continue }
-                        let mi = radius[i] * radius[i], mj = radius[j] * radius[j]
-                        let impulse = -(1 + e) * approach / (1 / mi + 1 / mj)
-                        vx[i] -= impulse / mi * nx; vy[i] -= impulse / mi * ny
-                        vx[j] += impulse / mj * nx; vy[j] += impulse / mj * ny
-                        if !awake[j] {
-                            awake[j] = true; woken += 1; slowFor[j] = 0
-                            if inRestingGrid[j] { wokenInCollisions.append(Int32(j)) }
-                        }
+                    let (from, to) = restingGrid.span(cx, cy)
+                    for k in from..<to {
+                        let j = restingGrid.entry(k)
+                        // Woken in an earlier step: listed in the moving grid now.
+                        if inRestingGrid[j] { consider(j, restingGrid.range(j), cx, cy) }
                     }
+                }
+            }
+            for cy in Int(ri.y)...Int(ri.w) {
+                for cx in Int(ri.x)...Int(ri.z) {
+                    let (from, to) = movingGrid.span(cx, cy)
+                    for k in from..<to {
+                        let j = movingGrid.entry(k)
+                        consider(j, movingGrid.range(j), cx, cy)
+                    }
+                }
+            }
+            // Few partners (touching discs): insertion sort.
+            var sorted = 1
+            while sorted < partners.count {
+                let key = partners[sorted]
+                var k = sorted
+                while k > 0 && partners[k - 1] > key { partners[k] = partners[k - 1]; k -= 1 }
+                partners[k] = key
+                sorted += 1
+            }
+            for key in partners {
+                let j = key % n
+                let dx = px[j] - px[i], dy = py[j] - py[i]
+                let reach = radius[i] + radius[j]
+                let d = (dx * dx + dy * dy).squareRoot()
+                let nx = dx / d, ny = dy / d
+                let approach = (vx[j] - vx[i]) * nx + (vy[j] - vy[i]) * ny
+                guard approach < 0 else { continue }
+                // A fresh contact is at most a step's approach deep; deeper overlaps were
+                // placed that way and pass through each other.
+                if reach - d > -approach * dt + slop { continue }
+                let mi = radius[i] * radius[i], mj = radius[j] * radius[j]
+                let impulse = -(1 + e) * approach / (1 / mi + 1 / mj)
+                vx[i] -= impulse / mi * nx; vy[i] -= impulse / mi * ny
+                vx[j] += impulse / mj * nx; vy[j] += impulse / mj * ny
+                if !awake[j] {
+                    awake[j] = true; woken += 1; slowFor[j] = 0
+                    if inRestingGrid[j] { wokenInCollisions.append(Int32(j)) }
                 }
             }
         }
@@ -248,20 +270,24 @@ public struct DiscWorld {
     /// building the resting grid anew now and then.
     private mutating func sortIntoGrids() {
         let n = ids.count
-        let cellSize = tuning.cellSize * scale
+        let cellSize = tuning.cellSize * scale / 2
+        gridMembers.removeAll(keepingCapacity: true)
         var restingOutside = 0
-        for i in 0..<n where !awake[i] && !inRestingGrid[i] { restingOutside += 1 }
+        for i in 0..<n where !inRestingGrid[i] {
+            gridMembers.append(Int32(i))
+            if !awake[i] { restingOutside += 1 }
+        }
         if restingGridStale || restingOutside * 8 > n {
-            movingMembers.removeAll(keepingCapacity: true)
+            gridMembers.removeAll(keepingCapacity: true)
             for i in 0..<n {
                 inRestingGrid[i] = !awake[i]
-                if !awake[i] { movingMembers.append(Int32(i)) }
+                if !awake[i] { gridMembers.append(Int32(i)) }
             }
-            restingGrid.build(members: movingMembers, px: px, py: py, radius: radius, area: area, cellSize: cellSize)
+            restingGrid.build(members: gridMembers, px: px, py: py, radius: radius, area: area, cellSize: cellSize)
             restingGridStale = false
+            gridMembers.removeAll(keepingCapacity: true)
+            for i in 0..<n where awake[i] { gridMembers.append(Int32(i)) }
         }
-        movingMembers.removeAll(keepingCapacity: true)
-        for i in 0..<n where !inRestingGrid[i] { movingMembers.append(Int32(i)) }
-        movingGrid.build(members: movingMembers, px: px, py: py, radius: radius, area: area, cellSize: cellSize)
+        movingGrid.build(members: gridMembers, px: px, py: py, radius: radius, area: area, cellSize: cellSize)
     }
 }

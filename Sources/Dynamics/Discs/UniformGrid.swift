@@ -26,6 +26,11 @@ struct UniformGrid {
         }
     }
     private(set) var layout = Layout()
+
+    static func layout(over area: Rect, cellSize: Double) -> Layout {
+        Layout(columns: max(1, Int((area.width / cellSize).rounded(.up))), rows: max(1, Int((area.height / cellSize).rounded(.up))),
+               originX: area.minX, originY: area.minY, inverseCell: 1 / cellSize)
+    }
     var columns: Int { layout.columns }
     var rows: Int { layout.rows }
     private var starts: [Int32] = []
@@ -41,9 +46,7 @@ struct UniformGrid {
 
     /// The discs `members` (indices into the arrays, ascending).
     mutating func build(members: [Int32], px: [Double], py: [Double], radius: [Double], area: Rect, cellSize: Double) {
-        let layout = Layout(columns: max(1, Int((area.width / cellSize).rounded(.up))),
-                            rows: max(1, Int((area.height / cellSize).rounded(.up))),
-                            originX: area.minX, originY: area.minY, inverseCell: 1 / cellSize)
+        let layout = UniformGrid.layout(over: area, cellSize: cellSize)
         self.layout = layout
         let columns = layout.columns
         let cells = columns * layout.rows
@@ -108,7 +111,7 @@ struct UniformGrid {
 
         @inline(__always)
         func span(_ x: Int, _ y: Int) -> (Int, Int) {
-            let c = y * columns + x
+            let c = y &* columns &+ x   // a cell of the grid: no overflow
             return (Int(starts[c]), Int(starts[c + 1]))
         }
         @inline(__always)
