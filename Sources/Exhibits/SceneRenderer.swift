@@ -164,6 +164,7 @@ public final class SceneRenderer {
     private func touchesDamage(_ b: PixelRect, _ rects: [PixelRect]) -> Bool {
         guard tilesMarked else { return rects.contains { $0.intersects(b) } }
         let t = tileSize, columns = (canvas.width + t - 1) / t
+        let dirtyTiles = self.dirtyTiles
         for ty in (b.y / t)...((b.maxY - 1) / t) {
             for tx in (b.x / t)...((b.maxX - 1) / t) where dirtyTiles[ty * columns + tx] {
                 // A dirty tile's run may not reach all of the tile when the canvas ends in it,
@@ -178,6 +179,7 @@ public final class SceneRenderer {
     private func coveredByDamage(_ b: PixelRect, _ rects: [PixelRect]) -> Bool {
         guard tilesMarked else { return rects.contains { $0.intersection(b) == b } }
         let t = tileSize, columns = (canvas.width + t - 1) / t
+        let dirtyTiles = self.dirtyTiles
         for ty in (b.y / t)...((b.maxY - 1) / t) {
             for tx in (b.x / t)...((b.maxX - 1) / t) where !dirtyTiles[ty * columns + tx] { return false }
         }
@@ -224,37 +226,43 @@ public final class SceneRenderer {
         if dirtyTiles.count != columns * rows { dirtyTiles = [Bool](repeating: false, count: columns * rows) }
         tilesMarked = true
         var top = rows, bottom = -1, left = columns, right = -1
-        for r in damage {
-            let ty0 = r.y / t, ty1 = (r.maxY - 1) / t, tx0 = r.x / t, tx1 = (r.maxX - 1) / t
-            top = min(top, ty0); bottom = max(bottom, ty1); left = min(left, tx0); right = max(right, tx1)
-            for ty in ty0...ty1 {
-                for tx in tx0...tx1 { dirtyTiles[ty * columns + tx] = true }
+        // One access to the grid for all the marks (not an exclusivity check per tile).
+        dirtyTiles.withUnsafeMutableBufferPointer { dirtyTiles in
+            for r in damage {
+                let ty0 = r.y / t, ty1 = (r.maxY - 1) / t, tx0 = r.x / t, tx1 = (r.maxX - 1) / t
+                top = min(top, ty0); bottom = max(bottom, ty1); left = min(left, tx0); right = max(right, tx1)
+                for ty in ty0...ty1 {
+                    for tx in tx0...tx1 { dirtyTiles[ty * columns + tx] = true }
+                }
             }
         }
         var rects: [PixelRect] = []
         guard top <= bottom else { return rects }
+        let width = canvas.width, height = canvas.height
         // Runs of the row above and of this row, by start: (first tile, past the last, rect).
         var above: [(Int, Int, Int)] = [], current: [(Int, Int, Int)] = []
-        for ty in top...bottom {
-            current.removeAll(keepingCapacity: true)
-            var k = 0
-            var tx = left
-            while tx <= right {
-                guard dirtyTiles[ty * columns + tx] else { tx += 1; continue }
-                let start = tx
-                while tx <= right && dirtyTiles[ty * columns + tx] { tx += 1 }
-                while k < above.count && above[k].0 < start { k += 1 }
-                let y = ty * t, h = min(t, canvas.height - y)
-                if k < above.count && above[k].0 == start && above[k].1 == tx {
-                    rects[above[k].2].height += h
-                    current.append((start, tx, above[k].2))
-                } else {
-                    let x = start * t
-                    rects.append(PixelRect(x: x, y: y, width: min(tx * t, canvas.width) - x, height: h))
-                    current.append((start, tx, rects.count - 1))
+        dirtyTiles.withUnsafeBufferPointer { dirtyTiles in
+            for ty in top...bottom {
+                current.removeAll(keepingCapacity: true)
+                var k = 0
+                var tx = left
+                while tx <= right {
+                    guard dirtyTiles[ty * columns + tx] else { tx += 1; continue }
+                    let start = tx
+                    while tx <= right && dirtyTiles[ty * columns + tx] { tx += 1 }
+                    while k < above.count && above[k].0 < start { k += 1 }
+                    let y = ty * t, h = min(t, height - y)
+                    if k < above.count && above[k].0 == start && above[k].1 == tx {
+                        rects[above[k].2].height += h
+                        current.append((start, tx, above[k].2))
+                    } else {
+                        let x = start * t
+                        rects.append(PixelRect(x: x, y: y, width: min(tx * t, width) - x, height: h))
+                        current.append((start, tx, rects.count - 1))
+                    }
                 }
+                swap(&above, &current)
             }
-            swap(&above, &current)
         }
         return rects
     }
