@@ -303,6 +303,7 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
         }
     }
     if names.isEmpty { names = FrameBenchScenes.all }
+    returnFrameSizedBuffersWhenFreed()      // as the kiosk does (its memory is reported)
 
     // The fonts a stand with the default languages opens (their memory counts in rss_kb).
     let fonts: FontSet
