@@ -17,6 +17,38 @@ public final class FontSet {
                                 bold: try FontChain(paths: boldPaths, missing: missing))
     }
 
+    /// Loads the chains for a stand that shows `text` (every string it can show). When the
+    /// first font of a chain draws every character of it, the fallbacks behind it are not
+    /// opened: an open face holds memory (the two Noto CJK faces ~1.9 MB resident, mostly
+    /// their character maps), and a stand in Latin-script languages never needs them.
+    public init(regularPaths: [String] = FontChain.regularPaths, boldPaths: [String] = FontChain.boldPaths,
+                showing text: [String], missing: (FontError) -> Void = { _ in }) throws(FontError) {
+        func chain(_ paths: [String]) throws(FontError) -> FontChain {
+            var loaded: [Font] = []
+            var firstError: FontError? = nil
+            var rest = paths[...]
+            while loaded.isEmpty, let path = rest.popFirst() {
+                do throws(FontError) { loaded.append(try Font(path: path)) } catch {
+                    missing(error)
+                    if firstError == nil { firstError = error }
+                }
+            }
+            guard let first = loaded.first else {
+                if let firstError { throw firstError }
+                return try FontChain(paths: [])     // no path given: FontChain's own error
+            }
+            // Control characters (line breaks) are laid out, never drawn.
+            let firstDrawsAll = text.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value < 0x20 || first.covers($0) } }
+            if !firstDrawsAll {
+                for path in rest {
+                    do throws(FontError) { loaded.append(try Font(path: path)) } catch { missing(error) }
+                }
+            }
+            return FontChain(fonts: loaded)
+        }
+        typesetter = Typesetter(regular: try chain(regularPaths), bold: try chain(boldPaths))
+    }
+
     /// One line, unwrapped, its baseline starting at `origin` (installer screens, labels).
     public func text(_ s: String, origin: Vec2, size: Double, bold: Bool = false, color: Color) -> DrawCommand {
         let block = typesetter.layout(s, TextStyle(size: size, bold: bold))

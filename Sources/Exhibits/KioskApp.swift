@@ -627,11 +627,18 @@ public final class KioskApp {
         let f = homeControlFrame
         let c = f.center, s = f.width
         // Pressed: lighter, since the control is dark already.
-        list.append(.circle(center: c, radius: s / 2, color: pressed ? Color(r: 84, g: 84, b: 96) : Color(r: 40, g: 40, b: 48)))
-        // A little house: roof and body.
+        let disc = pressed ? Color(r: 84, g: 84, b: 96) : Color(r: 40, g: 40, b: 48)
+        list.append(.circle(center: c, radius: s / 2, color: disc))
+        // A little house: roof and body. The roof is the upper half of a square turned by 45°,
+        // its lower half painted over in the disc's colour: convex shapes only, since a general
+        // polygon makes the canvas keep its whole-canvas cells (8 B per pixel, 7.4 MB at
+        // 720×1280) for the rest of the run, for one triangle.
         let w = s * 0.44
-        list.append(.polygon([Vec2(c.x, c.y - w * 0.62), Vec2(c.x + w * 0.62, c.y - w * 0.02), Vec2(c.x - w * 0.62, c.y - w * 0.02)],
-                             color: .white))
+        let eaves = w * 0.62, base = c.y - w * 0.02
+        let half = eaves / 2.0.squareRoot()
+        list.append(.rect(Rect(x: -half, y: -half, width: 2 * half, height: 2 * half),
+                          transform: AffineTransform.rotation(Double.pi / 4).translated(c.x, base), color: .white))
+        list.append(.rect(Rect(x: c.x - eaves - 1, y: base, width: 2 * eaves + 2, height: eaves + 1), transform: .identity, color: disc))
         list.append(.rect(Rect(x: c.x - w * 0.4, y: c.y - w * 0.05, width: w * 0.8, height: w * 0.6), transform: .identity, color: .white))
         list.append(.rect(Rect(x: c.x - w * 0.11, y: c.y + w * 0.2, width: w * 0.22, height: w * 0.35), transform: .identity,
                           color: Color(r: 40, g: 40, b: 48)))

@@ -23,11 +23,16 @@ public final class SceneRenderer {
     /// Frames the still prefix must last: its shortest length over the last this many frames
     /// is what the layer may hold.
     public var layerAfterFrames = 8
+    /// The fewest still commands worth a layer: it costs a whole frame of memory (3.7 MB at
+    /// 720×1280), and a few shapes are cheaply redrawn inside the damage each frame.
+    public var layerMinimumCommands = 16
     /// The still layer: background plus `layerCount` first commands, drawn unclipped.
     private var layer: Canvas? = nil
     private var layerBackground: Color? = nil
     /// How many leading commands the still layer holds (0: no layer in use).
     public private(set) var layerCount = 0
+    /// Whether a layer's frame of memory is held now.
+    public var holdsStillLayer: Bool { layer != nil }
     /// The unchanged prefix length of each of the last `layerAfterFrames` frames (a ring).
     private var recentPrefixes: [Int] = []
     private var recentNext = 0
@@ -101,7 +106,10 @@ public final class SceneRenderer {
         return rects
     }
 
+    /// Lets the layer go, its memory too: a new one is made when a long enough prefix has
+    /// stayed still again (drawing it costs far more than the allocation).
     private func dropLayer() {
+        layer = nil
         layerCount = 0
         layerBackground = nil
         recentPrefixes.removeAll(keepingCapacity: true)
@@ -122,7 +130,7 @@ public final class SceneRenderer {
         recentNext = (recentNext + 1) % window
         guard recentPrefixes.count >= window else { return }
         let count = min(recentPrefixes.min()!, commands.count)
-        guard count > layerCount else { return }
+        guard count > layerCount, count >= layerMinimumCommands else { return }
         let target: Canvas
         if let layer, layer.width == canvas.width, layer.height == canvas.height, layer.buffer.format == canvas.buffer.format {
             target = layer
@@ -155,7 +163,8 @@ public final class SceneRenderer {
     /// went through it, else by the few merged rectangles.
     private func touchesDamage(_ b: PixelRect, _ rects: [PixelRect]) -> Bool {
         guard tilesMarked else { return rects.contains { $0.intersects(b) } }
-        let t = SceneRenderer.tileSize, columns = (canvas.width + t - 1) / t
+        let t = tileSize, columns = (canvas.width + t - 1) / t
+        let dirtyTiles = self.dirtyTiles
         for ty in (b.y / t)...((b.maxY - 1) / t) {
             for tx in (b.x / t)...((b.maxX - 1) / t) where dirtyTiles[ty * columns + tx] {
                 // A dirty tile's run may not reach all of the tile when the canvas ends in it,
@@ -169,7 +178,8 @@ public final class SceneRenderer {
     /// Whether every pixel of `b` (inside the canvas) is damaged, so that it was restored.
     private func coveredByDamage(_ b: PixelRect, _ rects: [PixelRect]) -> Bool {
         guard tilesMarked else { return rects.contains { $0.intersection(b) == b } }
-        let t = SceneRenderer.tileSize, columns = (canvas.width + t - 1) / t
+        let t = tileSize, columns = (canvas.width + t - 1) / t
+        let dirtyTiles = self.dirtyTiles
         for ty in (b.y / t)...((b.maxY - 1) / t) {
             for tx in (b.x / t)...((b.maxX - 1) / t) where !dirtyTiles[ty * columns + tx] { return false }
         }
@@ -186,12 +196,13 @@ public final class SceneRenderer {
     /// on a grid of tiles and repainted as runs of dirty tiles, so that a few moving shapes
     /// on a busy screen repaint where they are and not the union of everything.
     private func coalesced() -> [PixelRect] {
+        chooseTileSize()
         if damage.count <= maxDamageRects {
             // Merging chains through a pile of touching shapes to its whole bounding box: when
             // that repaints (and copies) far more than the shapes' tiles, the tiles win.
             let merged = mergedOverlapping(damage)
             let mergedArea = merged.reduce(0) { $0 + $1.width * $1.height }
-            let t = SceneRenderer.tileSize
+            let t = tileSize
             guard merged.count > 1 || damage.count > 1, mergedArea > 4 * t * t else { return merged }
             let tiled = dirtyTileRuns()
             let tiledArea = tiled.reduce(0) { $0 + $1.width * $1.height }
@@ -208,44 +219,68 @@ public final class SceneRenderer {
     }
 
     /// The damage marked on the tile grid, as runs of dirty tiles per row (a run that repeats
-    /// the row above grows down).
+    /// the row above grows down). Only the tiles under the damage's bounding box are read.
     private func dirtyTileRuns() -> [PixelRect] {
-        let t = SceneRenderer.tileSize
+        let t = tileSize
         let columns = (canvas.width + t - 1) / t, rows = (canvas.height + t - 1) / t
         if dirtyTiles.count != columns * rows { dirtyTiles = [Bool](repeating: false, count: columns * rows) }
         tilesMarked = true
-        for r in damage {
-            for ty in (r.y / t)...((r.maxY - 1) / t) {
-                for tx in (r.x / t)...((r.maxX - 1) / t) { dirtyTiles[ty * columns + tx] = true }
-            }
-        }
-        // Runs of dirty tiles in each tile row; a run that repeats the row above grows down.
-        var rects: [PixelRect] = []
-        var open: [Int: Int] = [:]  // (x0 << 16 | x1) → index in rects, for runs on the row above
-        for ty in 0..<rows {
-            var next: [Int: Int] = [:]
-            var tx = 0
-            while tx < columns {
-                guard dirtyTiles[ty * columns + tx] else { tx += 1; continue }
-                let start = tx
-                while tx < columns && dirtyTiles[ty * columns + tx] { tx += 1 }
-                let key = start << 16 | tx
-                let y = ty * t, h = min(t, canvas.height - y)
-                if let i = open[key] {
-                    rects[i].height += h
-                    next[key] = i
-                } else {
-                    let x = start * t
-                    rects.append(PixelRect(x: x, y: y, width: min(tx * t, canvas.width) - x, height: h))
-                    next[key] = rects.count - 1
+        var top = rows, bottom = -1, left = columns, right = -1
+        // One access to the grid for all the marks (not an exclusivity check per tile).
+        dirtyTiles.withUnsafeMutableBufferPointer { dirtyTiles in
+            for r in damage {
+                let ty0 = r.y / t, ty1 = (r.maxY - 1) / t, tx0 = r.x / t, tx1 = (r.maxX - 1) / t
+                top = min(top, ty0); bottom = max(bottom, ty1); left = min(left, tx0); right = max(right, tx1)
+                for ty in ty0...ty1 {
+                    for tx in tx0...tx1 { dirtyTiles[ty * columns + tx] = true }
                 }
             }
-            open = next
+        }
+        var rects: [PixelRect] = []
+        guard top <= bottom else { return rects }
+        let width = canvas.width, height = canvas.height
+        // Runs of the row above and of this row, by start: (first tile, past the last, rect).
+        var above: [(Int, Int, Int)] = [], current: [(Int, Int, Int)] = []
+        dirtyTiles.withUnsafeBufferPointer { dirtyTiles in
+            for ty in top...bottom {
+                current.removeAll(keepingCapacity: true)
+                var k = 0
+                var tx = left
+                while tx <= right {
+                    guard dirtyTiles[ty * columns + tx] else { tx += 1; continue }
+                    let start = tx
+                    while tx <= right && dirtyTiles[ty * columns + tx] { tx += 1 }
+                    while k < above.count && above[k].0 < start { k += 1 }
+                    let y = ty * t, h = min(t, height - y)
+                    if k < above.count && above[k].0 == start && above[k].1 == tx {
+                        rects[above[k].2].height += h
+                        current.append((start, tx, above[k].2))
+                    } else {
+                        let x = start * t
+                        rects.append(PixelRect(x: x, y: y, width: min(tx * t, width) - x, height: h))
+                        current.append((start, tx, rects.count - 1))
+                    }
+                }
+                swap(&above, &current)
+            }
         }
         return rects
     }
 
-    static let tileSize = 32
+    /// Side of the damage tiles this frame (px), from the size of what changed: small movers
+    /// dirty about their own boxes with small tiles (everything repainted is also copied to
+    /// the scanout), while big shapes crossing many small tiles would be drawn clipped to
+    /// many runs. circle-draw's 100 movers (radius 12) at 480×800: 4.98 M instructions a
+    /// frame with 32 px tiles, 4.21 M with 8; motion-cube's 40 shapes of ~100 px: 3.13 M
+    /// with 32, 3.32 M with 8.
+    private var tileSize = 32
+
+    private func chooseTileSize() {
+        var sides = 0
+        for r in damage { sides += min(r.width, r.height) }
+        let typical = sides / max(damage.count, 1)
+        tileSize = typical < 48 ? 8 : (typical < 96 ? 16 : 32)
+    }
     /// Tiles repainted this frame (all false between frames), when the damage went by tiles.
     private var dirtyTiles: [Bool] = []
     private var tilesMarked = false

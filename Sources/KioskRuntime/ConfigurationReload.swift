@@ -56,7 +56,8 @@ public final class ConfigurationReload {
             return true
         }
         var fonts: FontSet? = nil
-        if next.text.fonts != current.text.fonts || next.text.boldFonts != current.text.boldFonts {
+        // New text or languages may need a fallback font the running set did not open.
+        if next.text != current.text || next.exhibits.languages != current.exhibits.languages {
             do { fonts = try next.fonts(log: log) } catch {
                 log.error("reload refused: \(error); the running settings stay")
                 return false

@@ -20,6 +20,9 @@ public final class KioskScene: FrameContent {
 
     public init(settings: KioskApp.Settings, fonts: FontSet, log: Log) {
         self.settings = settings; self.fonts = fonts; self.log = log
+        // Exhibits make and drop frame-sized buffers (the still layer): dropped, they must
+        // leave the process.
+        returnFrameSizedBuffersWhenFreed()
     }
 
     public func attach(to display: any Display, at time: Microseconds) {

@@ -12,6 +12,25 @@ public func residentKilobytes() -> Int {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 }
 
+/// Makes the C library serve every allocation of a megabyte or more (frame-sized: a still
+/// layer, the canvas's cells) by mmap, so that freeing one gives its memory back. By default
+/// glibc raises that threshold past a frame after the first such free and keeps the later
+/// ones in its heap, resident after they are freed (three layers made and dropped in turn:
+/// 8.6 MB held at 720×1280). Allocations that size are rare: one system call each is cheap.
+public func returnFrameSizedBuffersWhenFreed() {
+    LinuxSystem.shared.serveAllocationsByMmap(from: 1 << 20)
+}
+
+/// The most this process has held resident so far (VmHWM of /proc/self/status), 0 when unknown.
+public func peakResidentKilobytes() -> Int {
+    guard let status = try? LinuxSystem.shared.readSmallFile("/proc/self/status") else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let fields = line.split(separator: " ")
+        if fields.count > 1, let kilobytes = Int(fields[1]) { return kilobytes }
+    }
+    return 0
+}
+
 /// Process age from /proc (start time in clock ticks since boot vs. uptime), 10 ms resolution.
 public func millisecondsSinceProcessStart() -> Double? {
     guard let stat = try? LinuxSystem.shared.readSmallFile("/proc/self/stat"),

@@ -46,11 +46,13 @@ extension KioskConfiguration {
         }
     }
 
-    /// The stand's fonts. A missing fallback is a warning when one of the stand's languages
-    /// needs more than Latin letters (its text would show boxes), else a note.
+    /// The stand's fonts: the fallbacks only when its text has characters the first fonts
+    /// lack. A missing fallback is a warning when one of the stand's languages needs more
+    /// than Latin letters (its text would show boxes), else a note.
     public func fonts(log: Log) throws(FontError) -> FontSet {
         let needsFallback = exhibits.languages.contains { Language.named($0).map { !$0.isLatin } ?? false }
-        return try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts) { problem in
+        let shown = TextBook(languages: exhibits.languages, overrides: text.overrides).everyString
+        return try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts, showing: shown) { problem in
             if needsFallback { log.warning("\(problem); text in its script will show boxes") } else { log.info("\(problem) (no language of this stand needs it)") }
         }
     }

@@ -109,6 +109,10 @@ public final class LinuxSystem: SystemCalls {
     }
     public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { _ = Glibc.munmap(address, length) }
 
+    /// From now on the C library serves allocations of `bytes` or more by mmap, and freeing
+    /// one unmaps it (glibc would raise that threshold after the first such free).
+    public func serveAllocationsByMmap(from bytes: Int32) { _ = motionkiosk_set_mmap_threshold(bytes) }
+
     public func readSmallFile(_ path: String) throws(SystemError) -> String? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {

@@ -30,6 +30,18 @@ public final class TextBook {
     /// The text for `key` in the current language.
     public subscript(_ key: String) -> String { text(key, in: current) }
 
+    /// Every string the stand can show: each of its languages' text (English filling the
+    /// gaps), the museum's wording and the languages' own names. For choosing fonts.
+    public var everyString: [String] {
+        var all = languages.map { $0.autonym }
+        for language in languages {
+            for key in Language.shipped[0].table.keys { all.append(text(key, in: language)) }
+            all.append(contentsOf: language.table.values)
+        }
+        for (_, wording) in overrides { all.append(contentsOf: wording.values) }
+        return all
+    }
+
     /// The museum's wording, else the shipped table, else English, else the key itself.
     public func text(_ key: String, in language: Language) -> String {
         if let s = overrides[language.code]?[key] { return s }

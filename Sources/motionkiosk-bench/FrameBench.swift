@@ -24,8 +24,10 @@ import Diagnostics
 import Exhibits
 import Geometry
 import Gestures
+import KioskRuntime
 import Platform
 import Raster
+import VisitorText
 
 /// Touches fed to the app at given virtual times.
 struct TouchScript {
@@ -301,9 +303,11 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
         }
     }
     if names.isEmpty { names = FrameBenchScenes.all }
+    returnFrameSizedBuffersWhenFreed()      // as the kiosk does (its memory is reported)
 
+    // The fonts a stand with the default languages opens (their memory counts in rss_kb).
     let fonts: FontSet
-    do { fonts = try FontSet() } catch {
+    do { fonts = try FontSet(showing: TextBook().everyString) } catch {
         FileHandleStderr.write("frame: cannot load fonts: \(error)\n")
         return 1
     }
@@ -378,7 +382,10 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation
         render(app, renderer, panel, start, frames)
         let p1 = itemPositions(app)
         let moved = p1.filter { p0[$0.key] != nil && p0[$0.key] != $0.value }.count
-        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","frames":\#(frames),\#(frameCase.describe(app)),"moved":\#(moved),"width":\#(width),"height":\#(height)}"#
+        // What the process holds after the frames and the most it held: one scene per
+        // process gives the exhibit's figures (board/memory-x86.sh runs one per exhibit).
+        let memory = #""rss_kb":\#(residentKilobytes()),"peak_rss_kb":\#(peakResidentKilobytes()),"still_layer_commands":\#(renderer.layerCount)"#
+        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","frames":\#(frames),\#(frameCase.describe(app)),"moved":\#(moved),"width":\#(width),"height":\#(height),\#(memory)}"#
     }
 
     let frames = 60

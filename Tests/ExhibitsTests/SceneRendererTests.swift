@@ -149,6 +149,7 @@ import Raster
     @Test func backgroundChangeDropsTheStillLayer() {
         let r = SceneRenderer(canvas: Canvas(width: 64, height: 64), fonts: fonts)
         r.layerAfterFrames = 2
+        r.layerMinimumCommands = 1
         var list: [DrawCommand] = [.circle(center: Vec2(20, 20), radius: 10, color: .red),
                                    .circle(center: Vec2(40, 40), radius: 5, color: .blue)]
         for k in 0..<4 {
@@ -158,9 +159,31 @@ import Raster
         #expect(r.layerCount == 1)
         list[1] = .circle(center: Vec2(30, 40), radius: 5, color: .blue)
         r.render(background: .black, commands: list)
-        #expect(r.layerCount == 0)
+        #expect(r.layerCount == 0 && !r.holdsStillLayer)
         #expect(r.canvas.pixel(x: 60, y: 2) == .black)
         #expect(r.canvas.pixel(x: 20, y: 20) == .red)
+    }
+
+    /// A few still shapes are redrawn in the damage instead: a layer costs a frame of memory.
+    @Test func aShortStillPrefixGetsNoLayer() {
+        let r = SceneRenderer(canvas: Canvas(width: 64, height: 64), fonts: fonts)
+        r.layerAfterFrames = 2
+        var list: [DrawCommand] = (0..<(r.layerMinimumCommands - 1)).map { k in
+            .circle(center: Vec2(Double(k * 3), 10), radius: 4, color: .red)
+        }
+        list.append(.circle(center: Vec2(40, 40), radius: 5, color: .blue))
+        for k in 0..<6 {
+            list[list.count - 1] = .circle(center: Vec2(40 + Double(k), 40), radius: 5, color: .blue)
+            r.render(background: .white, commands: list)
+        }
+        #expect(r.layerCount == 0 && !r.holdsStillLayer)
+        // One more still shape and the prefix is worth it.
+        list.insert(.circle(center: Vec2(50, 10), radius: 4, color: .red), at: 0)
+        for k in 0..<6 {
+            list[list.count - 1] = .circle(center: Vec2(30 + Double(k), 40), radius: 5, color: .blue)
+            r.render(background: .white, commands: list)
+        }
+        #expect(r.layerCount == r.layerMinimumCommands && r.holdsStillLayer)
     }
 
     @Test func zeroWidthLinesHaveBounds() {

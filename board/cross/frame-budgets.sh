@@ -9,6 +9,7 @@
 # since #12 (8 M instructions at 480×800, 12 M at 720×1280, 24 M at 1080×1920) and #16's
 # goal (4, 6 and 12 M); exits 1 when an aarch64 case is over its budget.
 #   board/cross/frame-budgets.sh [arm64] [armhf]      (after board/cross/build.sh)
+#   EXHIBITS="circle-draw" board/cross/frame-budgets.sh arm64     (only those exhibits)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -29,9 +30,9 @@ for arch in $ARCHES; do
     bench=$ROOT/.build-cross/$arch/motionkiosk-bench
     sysroot=$ROOT/.build-cross/$arch/sysroot
     [ -x "$bench" ] || { echo "$bench missing: run board/cross/build.sh $arch" >&2; exit 2; }
-    exhibits="motion-cube circle-draw tilt-box newtons-cradle grid-block"
+    exhibits=${EXHIBITS:-motion-cube circle-draw tilt-box newtons-cradle grid-block}
     cases=("480x800 90 8 4" "720x1280 0 12 6" "1080x1920 0 24 12")
-    if [ "$arch" = armhf ]; then exhibits="motion-cube circle-draw"; cases=("480x800 90 8 4" "720x1280 0 12 6"); fi
+    if [ "$arch" = armhf ]; then exhibits=${EXHIBITS:-motion-cube circle-draw}; cases=("480x800 90 8 4" "720x1280 0 12 6"); fi
     for exhibit in $exhibits; do
         for case in "${cases[@]}"; do
             set -- $case

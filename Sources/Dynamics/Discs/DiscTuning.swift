@@ -25,7 +25,8 @@ public struct DiscTuning: Sendable {
     public var contactSlop = 1.5
     /// Friction of a disc lying on an edge (sliding along it).
     public var edgeFriction = 0.4
-    /// Side of a broad-phase grid cell (px).
+    /// Side of the grid cell whose order the pairs are solved in (px); the broad phase
+    /// looks for pairs in cells half of it.
     public var cellSize = 48.0
 
     public init() {}

@@ -26,7 +26,24 @@ public struct DiscWorld {
     /// Screen width / 480: the tuning's lengths and speeds are multiplied by it.
     public let scale: Double
     public let tuning: DiscTuning
-    private var grid = UniformGrid()
+    /// The broad phase in two grids, so that a step sorts only what moves: `restingGrid`
+    /// lists the discs that were at rest when it was built (rebuilt only when enough of them
+    /// changed), `movingGrid` is built every step from the rest (the awake discs and the
+    /// resting ones the resting grid does not list).
+    private var restingGrid = UniformGrid()
+    private var movingGrid = UniformGrid()
+    /// Listed in `restingGrid` and at rest since (so its cells there are still right).
+    private var inRestingGrid: [Bool] = []
+    /// Indices shifted by a removal: the resting grid lists the wrong discs.
+    private var restingGridStale = true
+    /// The discs of the grid being built.
+    private var gridMembers: [Int32] = []
+    /// Discs woken during a step's collisions: they leave the resting grid once the step's
+    /// pairs are done (until then it is where their cells are).
+    private var wokenInCollisions: [Int32] = []
+    /// The touching partners of the disc whose pairs are being solved, as order keys
+    /// (cell of the ordering grid × count + index).
+    private var partners: [Int] = []
 
     public init(area: Rect, scale: Double, tuning: DiscTuning = DiscTuning()) {
         self.area = area; self.scale = scale; self.tuning = tuning
@@ -42,12 +59,14 @@ public struct DiscWorld {
         radius.append(r)
         awake.append(false)
         slowFor.append(0)
+        inRestingGrid.append(false)
     }
 
     public mutating func remove(at i: Int) {
         if awake[i] { awakeCount -= 1 }
         ids.remove(at: i); px.remove(at: i); py.remove(at: i); vx.remove(at: i); vy.remove(at: i)
-        radius.remove(at: i); awake.remove(at: i); slowFor.remove(at: i)
+        radius.remove(at: i); awake.remove(at: i); slowFor.remove(at: i); inRestingGrid.remove(at: i)
+        restingGridStale = true
     }
 
     public func contains(_ i: Int, _ p: Vec2) -> Bool {
@@ -84,7 +103,7 @@ public struct DiscWorld {
         let limit = tuning.maximumSpeed * scale
         let speed = velocity.length
         let v = speed > limit ? velocity * (limit / speed) : velocity
-        if !awake[i] { awake[i] = true; awakeCount += 1 }
+        if !awake[i] { awake[i] = true; awakeCount += 1; inRestingGrid[i] = false }
         vx[i] = v.x; vy[i] = v.y
         slowFor[i] = 0
     }
@@ -152,43 +171,123 @@ public struct DiscWorld {
     /// Impulses between touching discs that approach each other (at least one of them
     /// moving), along the line of centres, by mass ∝ area: momentum is conserved exactly.
     /// Discs placed overlapping and at rest exert nothing on each other.
+    ///
+    /// The order of the impulses is that of one grid of `tuning.cellSize` over all discs:
+    /// each awake disc by index, then its partners by the first cell of that grid the two
+    /// share (row by row) and by index. Impulses in another order give other velocities, so
+    /// the pairs found in the finer grids (half the cell: fewer discs to look at) are
+    /// sorted into that order before they act.
     private mutating func collide() {
         let n = ids.count
         guard n > 1 else { return }
-        grid.build(px: px, py: py, radius: radius, area: area, cellSize: tuning.cellSize * scale)
+        sortIntoGrids()
         let e = tuning.discRestitution
         let dt = tuning.stepSeconds, slop = tuning.contactSlop * scale
+        let orderCells = UniformGrid.layout(over: area, cellSize: tuning.cellSize * scale)
+        var woken = 0
+        // Plain buffers: the loop meets every disc sharing a cell with a moving one, and
+        // checked array reads there cost more than the pair test itself.
+        restingGrid.withView { restingGrid in movingGrid.withView { movingGrid in
+        px.withUnsafeBufferPointer { px in py.withUnsafeBufferPointer { py in radius.withUnsafeBufferPointer { radius in
+        vx.withUnsafeMutableBufferPointer { vx in vy.withUnsafeMutableBufferPointer { vy in
+        awake.withUnsafeMutableBufferPointer { awake in slowFor.withUnsafeMutableBufferPointer { slowFor in
+        inRestingGrid.withUnsafeBufferPointer { inRestingGrid in
         for i in 0..<n where awake[i] {
-            let ri = grid.range(i)
-            for cy in Int32(ri.y)...ri.w {
-                for cx in ri.x...ri.z {
-                    for member in grid.members(Int(cx), Int(cy)) {
-                        let j = Int(member)
-                        if j == i { continue }
-                        // Each pair once: from the awake one with the lower index, in the
-                        // first cell the two share.
-                        if awake[j] && j < i { continue }
-                        let rj = grid.range(j)
-                        if max(ri.x, rj.x) != cx || max(ri.y, rj.y) != cy { continue }
-                        let dx = px[j] - px[i], dy = py[j] - py[i]
-                        let reach = radius[i] + radius[j]
-                        let d2 = dx * dx + dy * dy
-                        guard d2 < reach * reach, d2 > 0 else { continue }
-                        let d = d2.squareRoot()
-                        let nx = dx / d, ny = dy / d
-                        let approach = (vx[j] - vx[i]) * nx + (vy[j] - vy[i]) * ny
-                        guard approach < 0 else { continue }
-                        // A fresh contact is at most a step's approach deep; deeper overlaps
-                        // were placed that way and pass through each other.
-                        if reach - d > -approach * dt + slop { continue }
-                        let mi = radius[i] * radius[i], mj = radius[j] * radius[j]
-                        let impulse = -(1 + e) * approach / (1 / mi + 1 / mj)
-                        vx[i] -= impulse / mi * nx; vy[i] -= impulse / mi * ny
-                        vx[j] += impulse / mj * nx; vy[j] += impulse / mj * ny
-                        if !awake[j] { awake[j] = true; awakeCount += 1; slowFor[j] = 0 }
+            let ri = inRestingGrid[i] ? restingGrid.range(i) : movingGrid.range(i)
+            let oi = orderCells.cellRange(px[i], py[i], radius[i])
+            partners.removeAll(keepingCapacity: true)
+            // Each pair once: from the awake one with the lower index, in the first cell the
+            // two share; then only discs that touch.
+            @inline(__always) func consider(_ j: Int, _ rj: SIMD4<Int32>, _ cx: Int, _ cy: Int) {
+                if j == i || (awake[j] && j < i) { return }
+                if max(ri.x, rj.x) != cx || max(ri.y, rj.y) != cy { return }
+                let dx = px[j] - px[i], dy = py[j] - py[i]
+                let reach = radius[i] + radius[j]
+                let d2 = dx * dx + dy * dy
+                guard d2 < reach * reach, d2 > 0 else { return }
+                let oj = orderCells.cellRange(px[j], py[j], radius[j])
+                let cell = max(oi.1, oj.1) * orderCells.columns + max(oi.0, oj.0)
+                partners.append(cell * n + j)
+            }
+            for cy in Int(ri.y)...Int(ri.w) {
+                for cx in Int(ri.x)...Int(ri.z) {
+                    let (from, to) = restingGrid.span(cx, cy)
+                    for k in from..<to {
+                        let j = restingGrid.entry(k)
+                        // Woken in an earlier step: listed in the moving grid now.
+                        if inRestingGrid[j] { consider(j, restingGrid.range(j), cx, cy) }
                     }
                 }
             }
+            for cy in Int(ri.y)...Int(ri.w) {
+                for cx in Int(ri.x)...Int(ri.z) {
+                    let (from, to) = movingGrid.span(cx, cy)
+                    for k in from..<to {
+                        let j = movingGrid.entry(k)
+                        consider(j, movingGrid.range(j), cx, cy)
+                    }
+                }
+            }
+            // Few partners (touching discs): insertion sort.
+            var sorted = 1
+            while sorted < partners.count {
+                let key = partners[sorted]
+                var k = sorted
+                while k > 0 && partners[k - 1] > key { partners[k] = partners[k - 1]; k -= 1 }
+                partners[k] = key
+                sorted += 1
+            }
+            for key in partners {
+                let j = key % n
+                let dx = px[j] - px[i], dy = py[j] - py[i]
+                let reach = radius[i] + radius[j]
+                let d = (dx * dx + dy * dy).squareRoot()
+                let nx = dx / d, ny = dy / d
+                let approach = (vx[j] - vx[i]) * nx + (vy[j] - vy[i]) * ny
+                guard approach < 0 else { continue }
+                // A fresh contact is at most a step's approach deep; deeper overlaps were
+                // placed that way and pass through each other.
+                if reach - d > -approach * dt + slop { continue }
+                let mi = radius[i] * radius[i], mj = radius[j] * radius[j]
+                let impulse = -(1 + e) * approach / (1 / mi + 1 / mj)
+                vx[i] -= impulse / mi * nx; vy[i] -= impulse / mi * ny
+                vx[j] += impulse / mj * nx; vy[j] += impulse / mj * ny
+                if !awake[j] {
+                    awake[j] = true; woken += 1; slowFor[j] = 0
+                    if inRestingGrid[j] { wokenInCollisions.append(Int32(j)) }
+                }
+            }
         }
+        } } } } } } } } } }
+        awakeCount += woken
+        for j in wokenInCollisions { inRestingGrid[Int(j)] = false }
+        wokenInCollisions.removeAll(keepingCapacity: true)
+    }
+
+    /// Builds the moving grid, and the resting grid again when indices shifted or when the
+    /// moving grid would carry more than an eighth of the discs at rest (fallen asleep or
+    /// added since the resting grid was built): sorting those each step costs more than
+    /// building the resting grid anew now and then.
+    private mutating func sortIntoGrids() {
+        let n = ids.count
+        let cellSize = tuning.cellSize * scale / 2
+        gridMembers.removeAll(keepingCapacity: true)
+        var restingOutside = 0
+        for i in 0..<n where !inRestingGrid[i] {
+            gridMembers.append(Int32(i))
+            if !awake[i] { restingOutside += 1 }
+        }
+        if restingGridStale || restingOutside * 8 > n {
+            gridMembers.removeAll(keepingCapacity: true)
+            for i in 0..<n {
+                inRestingGrid[i] = !awake[i]
+                if !awake[i] { gridMembers.append(Int32(i)) }
+            }
+            restingGrid.build(members: gridMembers, px: px, py: py, radius: radius, area: area, cellSize: cellSize)
+            restingGridStale = false
+            gridMembers.removeAll(keepingCapacity: true)
+            for i in 0..<n where awake[i] { gridMembers.append(Int32(i)) }
+        }
+        movingGrid.build(members: gridMembers, px: px, py: py, radius: radius, area: area, cellSize: cellSize)
     }
 }

@@ -49,7 +49,10 @@ struct BlackBoxRing {
     init(window: Microseconds, capacity: Int) {
         self.window = max(1, window)
         self.capacity = max(16, capacity)
-        entries.reserveCapacity(min(self.capacity, 4096))
+        // Room for the most it ever holds (a record appended before the trim), reserved once:
+        // pages are touched only as records arrive, and it never grows by doubling (a copy
+        // beside the old array, 2 × 2.6 MB for a moment at the default capacity).
+        entries.reserveCapacity(self.capacity + 1)
     }
 
     var recordCount: Int { entries.count }

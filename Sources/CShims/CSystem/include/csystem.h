@@ -8,4 +8,6 @@
 
 // Non-variadic wrappers for C calls Swift cannot import directly.
 int motionkiosk_ioctl(int fd, unsigned long request, void *arg);
+// mallopt(M_MMAP_THRESHOLD, bytes): <malloc.h> is not part of Swift's Glibc module.
+int motionkiosk_set_mmap_threshold(int bytes);
 #endif
