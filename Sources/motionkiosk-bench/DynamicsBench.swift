@@ -35,6 +35,19 @@ struct Kiosk500 {
         for b in [gravity, collision, material, container] { world.addBehavior(b) }
     }
 
+    /// Every item's position, rotation and velocities, bit for bit (FNV-1a): the same on every
+    /// CPU, or the engine is not deterministic there.
+    var stateHash: UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for id in items {
+            guard let s = world.state(of: id) else { continue }
+            for v in [s.center.x, s.center.y, s.rotation, s.velocity.x, s.velocity.y, s.angularVelocity] {
+                hash = (hash ^ v.bitPattern) &* 0x0000_0100_0000_01b3
+            }
+        }
+        return hash
+    }
+
     /// Items outside the container: |x| > 11 m or below the floor.
     var escaped: Int {
         items.filter { id in
@@ -50,10 +63,23 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
     var repeats = 5
     if let i = arguments.firstIndex(of: "--repeats"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { repeats = n }
 
+    // --state-hash: only where our engine leaves the scene, sleeping off and on (compared
+    // across CPUs by board/cross/compare-cpus.sh).
+    if arguments.contains("--state-hash") {
+        var hashes: [String] = []
+        for sleeping in [false, true] {
+            let scene = Kiosk500(sleeping: sleeping)
+            for _ in 0..<steps { scene.world.step() }
+            hashes.append(hex(scene.stateHash))
+        }
+        print("{\"bench\":\"dynamics_state\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"state_hash\":\"\(hashes[0])\",\"sleeping_state_hash\":\"\(hashes[1])\"}")
+        return 0
+    }
+
     // Alternate the engines and keep each one's best run: the machine is shared.
     var ours = Double.infinity, box2d = Double.infinity
     var oursSleeping = Double.infinity, box2dSleeping = Double.infinity
-    var escaped = 0, box2dEscaped: Int32 = 0
+    var escaped = 0, box2dEscaped: Int32 = 0, stateHash: UInt64 = 0
     for _ in 0..<repeats {
         for sleeping in [false, true] {
             let scene = Kiosk500(sleeping: sleeping)
@@ -69,6 +95,7 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
                 ours = min(ours, ms)
                 box2d = min(box2d, theirs)
                 escaped = scene.escaped
+                stateHash = scene.stateHash
                 box2dEscaped = out
             }
         }
@@ -87,6 +114,14 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
         let r = (x * 10_000).rounded() / 10_000
         return "\(r)"
     }
-    print("{\"bench\":\"dynamics\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"ours_ms_per_step\":\(fmt(ours)),\"box2d_ms_per_step\":\(fmt(box2d)),\"ratio\":\(fmt(ours / box2d)),\"ours_sleeping_ms_per_step\":\(fmt(oursSleeping)),\"box2d_sleeping_ms_per_step\":\(fmt(box2dSleeping)),\"ratio_sleeping\":\(fmt(oursSleeping / box2dSleeping)),\"escaped\":\(escaped),\"box2d_escaped\":\(box2dEscaped),\"asleep_at_s\":\(fmt(asleepAt)),\"box2d_asleep_at_s\":\(fmt(box2dAsleep)),\"asleep_escaped\":\(sleepy.escaped)}")
+    print("{\"bench\":\"dynamics\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"ours_ms_per_step\":\(fmt(ours)),\"box2d_ms_per_step\":\(fmt(box2d)),\"ratio\":\(fmt(ours / box2d)),\"ours_sleeping_ms_per_step\":\(fmt(oursSleeping)),\"box2d_sleeping_ms_per_step\":\(fmt(box2dSleeping)),\"ratio_sleeping\":\(fmt(oursSleeping / box2dSleeping)),\"escaped\":\(escaped),\"box2d_escaped\":\(box2dEscaped),\"asleep_at_s\":\(fmt(asleepAt)),\"box2d_asleep_at_s\":\(fmt(box2dAsleep)),\"asleep_escaped\":\(sleepy.escaped),\"state_hash\":\"\(hex(stateHash))\"}")
     return escaped == 0 ? 0 : 1
+}
+
+/// Sixteen hex digits, without Foundation.
+private func hex(_ v: UInt64) -> String {
+    let digits = Array("0123456789abcdef")
+    var text = ""
+    for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int((v >> UInt64(shift)) & 0xF)]) }
+    return text
 }

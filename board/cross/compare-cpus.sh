@@ -3,7 +3,9 @@
 # --demo NAME: checkpoints every 0.5 s, state JSON + PNG each) with the x86_64 build and
 # with the arm64 and armhf Embedded builds under qemu-user, and compares the files byte for
 # byte. Files that differ are compared by content (JSON numbers, decoded pixels) and the
-# largest difference is printed; any difference fails the run.
+# largest difference is printed; any difference fails the run. Then the physics alone: the
+# bench's kiosk500 scene (500 bodies, 600 steps, sleeping off and on) must leave every body
+# bit for bit where x86_64 leaves it (a hash of positions, rotations and velocities).
 #   board/cross/compare-cpus.sh [arm64] [armhf]     (default: both; run board/cross/build.sh first)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +17,10 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 say() { echo "compare-cpus: $*"; }
 
 (cd "$ROOT" && swift build -c release --product motionkiosk 2>&1 | tail -n 1)
+(cd "$ROOT" && swift build -c release --product motionkiosk-bench 2>&1 | tail -n 1)
 X86=$ROOT/.build/release/motionkiosk
+X86_BENCH=$ROOT/.build/release/motionkiosk-bench
+X86_STATE=$("$X86_BENCH" dynamics --state-hash)
 NAMES="launcher motion-cube tilt-box newtons-cradle circle-draw grid-block"
 
 run_all() {  # label, command prefix…
@@ -48,6 +53,13 @@ for arch in $ARCHES; do
     if [ "$differ" -gt 0 ]; then
         status=1
         python3 "$HERE/explain-differences.py" "$OUT/x86_64" "$OUT/$arch" < "$OUT/$arch-differ.txt" | head -40
+    fi
+    state=$("$qemu" -L "$sysroot" "$ROOT/.build-cross/$arch/motionkiosk-bench" dynamics --state-hash)
+    if [ "$state" = "$X86_STATE" ]; then
+        say "$arch: kiosk500 physics bit for bit as on x86_64: $state"
+    else
+        say "$arch: kiosk500 physics differs from x86_64: $state vs $X86_STATE"
+        status=1
     fi
 done
 exit $status

@@ -7,7 +7,8 @@
 # 720×1280 native portrait (Touch Display 2) and at 1080×1920; armv7: the two heaviest at the
 # first two sizes (reported, not enforced). One JSON line per case with the budget enforced
 # since #12 (8 M instructions at 480×800, 12 M at 720×1280, 24 M at 1080×1920) and #16's
-# goal (4, 6 and 12 M); exits 1 when an aarch64 case is over its budget.
+# goal (4, 6 and 12 M); exits 1 when an aarch64 case is over #16's goal (every case met it
+# when it became the bar).
 #   board/cross/frame-budgets.sh [arm64] [armhf]      (after board/cross/build.sh)
 #   EXHIBITS="circle-draw" board/cross/frame-budgets.sh arm64     (only those exhibits)
 set -euo pipefail
@@ -43,8 +44,8 @@ for arch in $ARCHES; do
             within=$(python3 -c "print('true' if $per <= $budget else 'false')")
             within_goal=$(python3 -c "print('true' if $per <= $goal else 'false')")
             echo "{\"bench\":\"frame_instructions\",\"arch\":\"$arch\",\"exhibit\":\"$exhibit\",\"size\":\"$size\",\"rotation\":$rotation,\"minstr_per_frame\":$per,\"budget_minstr\":$budget,\"within_budget\":$within,\"goal_minstr\":$goal,\"within_goal\":$within_goal,\"frames\":$FRAMES,\"setup_minstr\":$(python3 -c "print(round($setup / 1e6, 1))")}"
-            # The budget is set for aarch64 (a Pi Zero 2 W class core); armv7 is reported.
-            if [ "$arch" = arm64 ] && [ "$within" = false ]; then status=1; fi
+            # The goal is set for aarch64 (a Pi Zero 2 W class core); armv7 is reported.
+            if [ "$arch" = arm64 ] && [ "$within_goal" = false ]; then status=1; fi
         done
     done
 done
