@@ -2,7 +2,8 @@
 # Makes .build-cross/<arch>/sysroot from Debian 12's own packages, without touching the
 # host's dpkg (no foreign architecture is added: that breaks apt-get update on this kind of
 # machine): a private apt state per architecture, `apt-get download`, `dpkg -x`, and
-# absolute library symlinks made relative (otherwise lld quietly links libm.a, not libm.so).
+# absolute library symlinks made relative (otherwise lld quietly links libm.a, not libm.so),
+# and /lib merged into /usr/lib as on an installed Debian 12.
 # A second run reuses what is there.
 #   board/cross/sysroot.sh arm64|armhf
 set -euo pipefail
@@ -12,7 +13,7 @@ BASE=$ROOT/.build-cross/$ARCH
 SYSROOT=$BASE/sysroot
 say() { echo "sysroot($ARCH): $*"; }
 # The package list is part of the stamp: a longer list makes the sysroot again.
-STAMP="$(sed -n '/^PACKAGES=/,/"$/p' "$0" | md5sum | cut -c1-12)"
+STAMP="$( (sed -n '/^PACKAGES=/,/"$/p' "$0"; echo merged-usr) | md5sum | cut -c1-12)"
 [ "$(cat "$SYSROOT/.complete" 2>/dev/null)" = "$STAMP" ] && { say "reusing $SYSROOT"; exit 0; }
 
 A=$BASE/apt
@@ -41,5 +42,15 @@ find "$SYSROOT" -type l | while read -r link; do
         /*) ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$SYSROOT$target")" "$link" ;;
     esac
 done
+# Merged /usr (lib -> usr/lib), as an installed system has it. Without it the loader under
+# qemu-arm drops /lib/arm-linux-gnueabihf from its search path after the first library it
+# does not find there (qemu 7.2 passes the directory's statx to the host, where it does not
+# exist), and libz.so.1, which lives only there, is not found.
+if [ -d "$SYSROOT/lib" ] && [ ! -L "$SYSROOT/lib" ]; then
+    mkdir -p "$SYSROOT/usr/lib"
+    cp -a "$SYSROOT/lib/." "$SYSROOT/usr/lib/"
+    rm -rf "$SYSROOT/lib"
+    ln -s usr/lib "$SYSROOT/lib"
+fi
 echo "$STAMP" > "$SYSROOT/.complete"
 say "made $SYSROOT ($(ls "$BASE/debs" | wc -l) packages)"
