@@ -97,9 +97,9 @@ public final class DynamicsWorld {
     var constraints = Storage<ContactConstraint>(capacity: 256, fill: ContactConstraint())
     var points = Storage<ConstraintPoint>(capacity: 512, fill: ConstraintPoint())
     var constraintCount = 0
-    /// Over this step's constraints: the largest lever arm |r × n| and the largest linear
-    /// (|vx| + |vy|) and angular speed of a body that only pushes (see `resolveImpacts`).
-    var largestLever = 0.0, pusherSpeed = 0.0, pusherSpin = 0.0
+    /// Over this step's constraints: the largest lever arm |r × n| of a moving body, and the
+    /// largest speed (|vx| + |vy| + |w| |r × n|) of a point of a body that only pushes.
+    var largestLever = 0.0, pusherSpeed = 0.0
     var joints: [JointConstraint] = []
     var awakeList = Storage<Int32>(capacity: 64, fill: 0)
     var awakeCount = 0
