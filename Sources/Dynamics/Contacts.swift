@@ -62,6 +62,10 @@ struct Contact {
     /// An elastic impact was resolved on this contact during the step (the bounce may have
     /// happened just before the surfaces met).
     var impact = false
+    /// The bodies' poses when the manifold was last computed, and the gap up to which it
+    /// holds every point (−∞: compute anew). See `updateContacts`.
+    var xA = 0.0, yA = 0.0, angleA = 0.0, xB = 0.0, yB = 0.0, angleB = 0.0
+    var reach = -Double.infinity
 }
 
 /// A manifold point: anchors from both centres, separation, the impulses carried over to
@@ -71,4 +75,7 @@ struct ContactPoint {
     var separation = 0.0
     var normalImpulse = 0.0, tangentImpulse = 0.0
     var id: UInt32 = 0
+    /// When last computed: the anchors in the bodies' own frames and the separation.
+    var localAx = 0.0, localAy = 0.0, localBx = 0.0, localBy = 0.0
+    var computedSeparation = 0.0
 }

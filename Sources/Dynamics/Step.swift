@@ -150,21 +150,51 @@ extension DynamicsWorld {
     }
 
     /// Manifolds for contacts with an awake body; impulses carried over by feature id.
+    ///
+    /// A pair whose bodies have hardly moved since its manifold was computed (a pile at rest)
+    /// keeps that manifold, carried along: each point's anchors turn with their bodies and its
+    /// separation grows by how far the two anchored points moved apart along the normal (the
+    /// solver's own within-step estimate, Bullet's persistent manifolds). It was computed with
+    /// a little extra speculative reach, so that it holds every point while the bodies' travel
+    /// plus their drift stays within that reach.
     func updateContacts() {
-        let spec = tuning.speculativeDistance
+        let spec = tuning.speculativeDistance, tolerance = tuning.manifoldReuseDistance
         let ct = contacts, bt = bodies
         for c in 0..<ct.count {
             let a = Int(ct[c].a), b = Int(ct[c].b)
             let activeA = bt.slot[a].isActive, activeB = bt.slot[b].isActive
             if !activeA && !activeB { continue }
             ct[c].impact = false
-            let m = bt.collide(a, b, spec: spec + bt.box[a].sweep + bt.box[b].sweep)
+            let boxA = bt.box[a], boxB = bt.box[b]
+            let pa = bt.pose[a], pb = bt.pose[b]
+            let need = spec + boxA.sweep + boxB.sweep
+            let drift = abs(pa.x - ct[c].xA) + abs(pa.y - ct[c].yA) + abs(pa.angle - ct[c].angleA) * bt.outline[a].extent
+                + abs(pb.x - ct[c].xB) + abs(pb.y - ct[c].yB) + abs(pb.angle - ct[c].angleB) * bt.outline[b].extent
+            if drift <= tolerance && need + drift <= ct[c].reach {
+                let nx = ct[c].nx, ny = ct[c].ny
+                for q in (2 * c)..<(2 * c + ct[c].pointCount) {
+                    let lAx = ct.points[q].localAx, lAy = ct.points[q].localAy
+                    let lBx = ct.points[q].localBx, lBy = ct.points[q].localBy
+                    let rAx = pa.cosA * lAx - pa.sinA * lAy, rAy = pa.sinA * lAx + pa.cosA * lAy
+                    let rBx = pb.cosA * lBx - pb.sinA * lBy, rBy = pb.sinA * lBx + pb.cosA * lBy
+                    ct.points[q].rAx = rAx; ct.points[q].rAy = rAy
+                    ct.points[q].rBx = rBx; ct.points[q].rBy = rBy
+                    let gapX = (pb.x + rBx) - (pa.x + rAx), gapY = (pb.y + rBy) - (pa.y + rAy)
+                    ct.points[q].separation = ct.points[q].computedSeparation + (gapX * nx + gapY * ny)
+                }
+                continue
+            }
+            let reach = need + tolerance
+            let m = bt.collide(a, b, spec: reach)
+            ct[c].reach = reach
+            ct[c].xA = pa.x; ct[c].yA = pa.y; ct[c].angleA = pa.angle
+            ct[c].xB = pb.x; ct[c].yB = pb.y; ct[c].angleB = pb.angle
             let oldCount = ct[c].pointCount
             let p = 2 * c
             let old0 = ct.points[p], old1 = ct.points[p + 1]
             ct[c].pointCount = m.count
             ct[c].nx = m.nx; ct[c].ny = m.ny
-            let ax = bt.pose[a].x, ay = bt.pose[a].y, bx = bt.pose[b].x, by = bt.pose[b].y
+            let ax = pa.x, ay = pa.y, bx = pb.x, by = pb.y
             for k in 0..<m.count {
                 let mp = k == 0 ? m.p0 : m.p1
                 let q = p + k
@@ -175,6 +205,12 @@ extension DynamicsWorld {
                 } else if oldCount > 1 && old1.id == mp.id {
                     point.normalImpulse = old1.normalImpulse; point.tangentImpulse = old1.tangentImpulse
                 }
+                // The anchors in the bodies' frames: the transposed rotations.
+                point.localAx = pa.cosA * point.rAx + pa.sinA * point.rAy
+                point.localAy = pa.cosA * point.rAy - pa.sinA * point.rAx
+                point.localBx = pb.cosA * point.rBx + pb.sinA * point.rBy
+                point.localBy = pb.cosA * point.rBy - pb.sinA * point.rBx
+                point.computedSeparation = mp.separation
                 ct.points[q] = point
             }
         }

@@ -10,6 +10,9 @@ public struct Tuning: Sendable {
     public var boundsTolerance = 4.0
     /// Contacts are created this far before the surfaces meet (plus the step's travel).
     public var speculativeDistance: Double { 4 * linearSlop }
+    /// A manifold is carried along with its bodies instead of computed anew while they have
+    /// moved (surface points, relative to when it was computed) no further than this.
+    public var manifoldReuseDistance: Double { 0.02 * linearSlop }
     /// Soft contact stiffness (Hz) and damping ratio, as in Box2D v3.
     public var contactHertz = 30.0
     public var contactDampingRatio = 10.0

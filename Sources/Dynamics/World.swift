@@ -97,6 +97,9 @@ public final class DynamicsWorld {
     var constraints = Storage<ContactConstraint>(capacity: 256, fill: ContactConstraint())
     var points = Storage<ConstraintPoint>(capacity: 512, fill: ConstraintPoint())
     var constraintCount = 0
+    /// Over this step's constraints: the largest lever arm |r × n| of a moving body, and the
+    /// largest speed (|vx| + |vy| + |w| |r × n|) of a point of a body that only pushes.
+    var largestLever = 0.0, pusherSpeed = 0.0
     var joints: [JointConstraint] = []
     var awakeList = Storage<Int32>(capacity: 64, fill: 0)
     var awakeCount = 0
@@ -228,6 +231,8 @@ public final class DynamicsWorld {
         bodies.areaForMass(b, geometry)
         bodies.updateMass(b)
         refreshShape(b)
+        // Its manifolds no longer hold even where it did not move.
+        for c in 0..<contacts.count where Int(contacts[c].a) == b || Int(contacts[c].b) == b { contacts[c].reach = -.infinity }
         wake(b)
         if bodies.slot[b].isStatic { wakeAll() }
     }
