@@ -274,16 +274,32 @@ extension Canvas {
         // End columns in closed form: in c0 the piece starts (lo − c0 in [0, 1)) and runs out
         // (hi − c0 ≥ 1); in c1 it ends (hi − c1 in [0, 1)) having started left of it.
         let f0 = side.lo - Double(c0), f1 = side.hi - Double(c1)
-        paintEdge(painter, pixels, c0, Float(base + sign * side.k * (side.hi - Double(c0) - 0.5 - f0 * f0 * 0.5)))
+        let first = edgeCoverage(base + sign * side.k * (side.hi - Double(c0) - 0.5 - f0 * f0 * 0.5))
+        let last = edgeCoverage(base + sign * side.k * f1 * f1 * 0.5)
+        if c1 == c0 + 1 { // the commonest: one vector blend for both
+            painter.pixelPair(pixels, c0, first, last)
+            return
+        }
+        painter.pixel(pixels, c0, first)
         var a = side.k * (side.hi - Double(c0 + 1) - 0.5)
         var c = c0 + 1
-        while c < c1 {
-            paintEdge(painter, pixels, c, Float(base + sign * a))
-            a -= side.k
-            c += 1
+        // Two at a time, then the odd one with the last column or alone.
+        while c + 1 < c1 {
+            let next = a - side.k
+            painter.pixelPair(pixels, c, edgeCoverage(base + sign * a), edgeCoverage(base + sign * next))
+            a = next - side.k
+            c += 2
         }
-        paintEdge(painter, pixels, c1, Float(base + sign * side.k * f1 * f1 * 0.5))
+        if c < c1 {
+            painter.pixelPair(pixels, c, edgeCoverage(base + sign * a), last)
+        } else {
+            painter.pixel(pixels, c1, last)
+        }
     }
+
+    /// An edge pixel's coverage as painted: no test for "nothing to do" (weight 0 leaves the
+    /// pixel as it was, and the branch would be unpredictable).
+    @inline(__always) func edgeCoverage(_ coverage: Double) -> Float { Swift.min(abs(Float(coverage)), 1) }
 
     @inline(__always) func paintEdge<P: Painter>(_ painter: P, _ pixels: UnsafeMutablePointer<P.Pixel>,
                                                          _ x: Int, _ coverage: Float) {

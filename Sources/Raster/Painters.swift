@@ -12,6 +12,8 @@ protocol Painter {
     func row(_ y: Int) -> UnsafeMutablePointer<Pixel>
     func span(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ count: Int, _ coverage: Float)
     func pixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Float)
+    /// Pixels x and x + 1 at once: edge pixels come in neighbouring pairs on most rows.
+    func pixelPair(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage0: Float, _ coverage1: Float)
 }
 
 // Below half a level of 8-bit alpha nothing would change; float noise stays out too.
@@ -20,10 +22,14 @@ let halfLevel: Float = 0.5 / 255
 struct XRGBPainter: Painter {
     static var visible: Float { halfLevel }
     let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, spreadSrc: UInt64, alpha: UInt32, alphaScale: Float
+    /// The source's channels as 16-bit lanes, twice (B, G, R, X of two pixels), for `pixelPair`.
+    let srcLanes: SIMD8<UInt16>
     init(buffer: PixelBuffer, color: Color) {
         base = buffer.bytes; stride = buffer.strideBytes; src = color.xrgb; alpha = UInt32(color.a)
         spreadSrc = spreadChannels(color.xrgb)
         alphaScale = Float(color.a)
+        let b = UInt16(color.b), g = UInt16(color.g), r = UInt16(color.r)
+        srcLanes = SIMD8(b, g, r, 255, b, g, r, 255)
     }
     @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
         (base + y * stride).assumingMemoryBound(to: UInt32.self)
@@ -39,6 +45,22 @@ struct XRGBPainter: Painter {
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ a: UInt32) {
         row[x] = blendXRGB(row[x], spread: spreadSrc, a) // exact at 0 and 255, so no branches
     }
+    @inline(__always) func pixelPair(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ coverage0: Float, _ coverage1: Float) {
+        let a0 = UInt16(truncatingIfNeeded: UInt32(coverage0 * alphaScale + 0.5))
+        let a1 = UInt16(truncatingIfNeeded: UInt32(coverage1 * alphaScale + 0.5))
+        blendPair(row + x, SIMD8(a0, a0, a0, a0, a1, a1, a1, a1), srcLanes)
+    }
+}
+
+/// `blendXRGB` on two neighbouring pixels in 16-bit vector lanes (SSE2 / NEON): the same
+/// rounding, the same bits.
+@inline(__always) func blendPair(_ p: UnsafeMutablePointer<UInt32>, _ a: SIMD8<UInt16>, _ src: SIMD8<UInt16>) {
+    let raw = UnsafeMutableRawPointer(p)
+    let dst = SIMD8<UInt16>(truncatingIfNeeded: raw.loadUnaligned(as: SIMD8<UInt8>.self))
+    var t = src &* a &+ dst &* (255 &- a) &+ 128
+    t = (t &+ (t &>> 8)) &>> 8
+    let out = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: t), to: SIMD2<UInt32>.self)
+    raw.storeBytes(of: out | 0xFF00_0000, as: SIMD2<UInt32>.self)
 }
 
 struct RGB565Painter: Painter {
@@ -61,6 +83,9 @@ struct RGB565Painter: Painter {
     }
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ a: UInt32) {
         row[x] = a == 255 ? solid : blend565(row[x], src, a)
+    }
+    @inline(__always) func pixelPair(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ coverage0: Float, _ coverage1: Float) {
+        pixel(row, x, coverage0); pixel(row, x + 1, coverage1)
     }
 }
 
@@ -89,6 +114,12 @@ struct ClippedPainter<Base: Painter>: Painter {
         guard row >= firstRow && row < endRow && x >= x0 && x < x1 else { return }
         base.pixel(row, x, coverage)
     }
+    @inline(__always) func pixelPair(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage0: Float, _ coverage1: Float) {
+        guard row >= firstRow && row < endRow else { return }
+        if x >= x0 && x + 1 < x1 { base.pixelPair(row, x, coverage0, coverage1); return }
+        if x >= x0 && x < x1 { base.pixel(row, x, coverage0) }
+        if x + 1 >= x0 && x + 1 < x1 { base.pixel(row, x + 1, coverage1) }
+    }
 }
 
 /// Adds exact coverage into a Float image instead of painting: lets tests measure the
@@ -102,5 +133,8 @@ struct CoveragePainter: Painter {
     }
     @inline(__always) func pixel(_ row: UnsafeMutablePointer<Float>, _ x: Int, _ coverage: Float) {
         row[x] += coverage
+    }
+    @inline(__always) func pixelPair(_ row: UnsafeMutablePointer<Float>, _ x: Int, _ coverage0: Float, _ coverage1: Float) {
+        row[x] += coverage0; row[x + 1] += coverage1
     }
 }

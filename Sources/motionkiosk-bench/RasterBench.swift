@@ -1,4 +1,4 @@
-// `motionkiosk-bench raster [--runs N] [--png-dir DIR]`: the scenes of facts/raster.md drawn
+// `motionkiosk-bench raster [--runs N] [--png-dir DIR] [--scene NAME [--ours-only]]`: the scenes of facts/raster.md drawn
 // by our canvas and by cairo in the same run (best of N each), a rings scene (the circles
 // stroked, as circle-draw's outlines), plus a full-frame 90° rotate-copy next to a memcpy of
 // the same frame. One JSON line per scene; circles and rings also give their difference from
@@ -123,6 +123,8 @@ private func fixed(_ v: Double, _ digits: Int = 3) -> String {
 func runRasterBench(_ args: [String]) -> Int32 {
     var runs = 25
     var pngDir: String?
+    // One scene alone, and ours alone, for profilers (instruction counts of our loops only).
+    var only: String?, oursOnly = false
     var i = 0
     while i < args.count {
         switch args[i] {
@@ -133,8 +135,13 @@ func runRasterBench(_ args: [String]) -> Int32 {
             runs = n; i += 2
         case "--png-dir" where i + 1 < args.count:
             pngDir = args[i + 1]; i += 2
+        case "--scene" where i + 1 < args.count && ["circles", "squares", "rings"].contains(args[i + 1]):
+            only = args[i + 1]; i += 2
+        case "--ours-only":
+            oursOnly = true; i += 1
         default:
-            FileHandleStderr.write("usage: motionkiosk-bench raster [--runs N] [--png-dir DIR]\n"); return 2
+            FileHandleStderr.write("usage: motionkiosk-bench raster [--runs N] [--png-dir DIR] [--scene circles|squares|rings [--ours-only]]\n")
+            return 2
         }
     }
 
@@ -149,7 +156,13 @@ func runRasterBench(_ args: [String]) -> Int32 {
     defer { cairo_destroy(cr); cairo_surface_destroy(surface) }
 
     for (scene, squares, rings) in [("circles", false, false), ("squares", true, false), ("rings", false, true)] {
+        if let only, only != scene { continue }
         let shapes = sceneShapes(squares: squares)
+        if oursOnly {
+            let ours = bestOf(runs) { drawOurs(canvas, shapes, squares: squares, rings: rings) }
+            print("{\"bench\":\"raster\",\"scene\":\"\(scene)\",\"ours_ms\":\(fixed(ours)),\"runs\":\(runs)}")
+            continue
+        }
         // Interleave so that both renderers see the same machine conditions.
         var ours = Double.infinity, theirs = Double.infinity
         for _ in 0..<runs {
@@ -182,6 +195,7 @@ func runRasterBench(_ args: [String]) -> Int32 {
               + "\"ratio\":\(fixed(ours / theirs)),\"mean_abs_diff\":\(fixed(diff.mean)),\"max_abs_diff\":\(diff.max)\(fine),\"runs\":\(runs)}")
     }
 
+    if only != nil { return 0 }
     // Full-frame 90° rotate-copy into a landscape scanout vs a plain copy of the same bytes.
     let transform = ScreenTransform(portraitWidth: sceneWidth, portraitHeight: sceneHeight, rotation: .r90)
     let scanout = PixelBuffer(width: transform.panelWidth, height: transform.panelHeight)
