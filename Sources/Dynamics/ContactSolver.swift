@@ -95,7 +95,7 @@ extension DynamicsWorld {
         storeJointImpulses()
         for k in 0..<n {
             let i = Int(list[k])
-            bt.pose[i].cosA = _cos(bt.pose[i].angle); bt.pose[i].sinA = _sin(bt.pose[i].angle)
+            (bt.pose[i].sinA, bt.pose[i].cosA) = portableSinCos(bt.pose[i].angle)
             bt.motion[i].dpx = 0; bt.motion[i].dpy = 0; bt.motion[i].dqc = 1; bt.motion[i].dqs = 0
         }
     }

@@ -351,7 +351,7 @@ public final class DynamicsWorld {
     func setPose(_ b: Int, _ center: Vec2, _ angle: Double) {
         bodies.pose[b].x = center.x; bodies.pose[b].y = center.y
         bodies.pose[b].angle = angle
-        bodies.pose[b].cosA = _cos(angle); bodies.pose[b].sinA = _sin(angle)
+        (bodies.pose[b].sinA, bodies.pose[b].cosA) = portableSinCos(angle)
         refreshShape(b)
     }
 

@@ -15,7 +15,7 @@ public struct AffineTransform: Hashable, Sendable {
         AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
     }
     public static func rotation(_ angle: Double) -> AffineTransform {
-        let co = _cos(angle), si = _sin(angle)
+        let (si, co) = portableSinCos(angle)
         return AffineTransform(a: co, b: si, c: -si, d: co, tx: 0, ty: 0)
     }
 

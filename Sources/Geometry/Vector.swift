@@ -31,7 +31,7 @@ public struct Vec2: Hashable, Sendable, CustomStringConvertible {
     @inlinable public var perpendicular: Vec2 { Vec2(-y, x) }
     /// Rotated by `angle` radians, positive = clockwise on screen (UIKit's sense with y down).
     @inlinable public func rotated(by angle: Double) -> Vec2 {
-        let c = _cos(angle), s = _sin(angle)
+        let (s, c) = portableSinCos(angle)
         return Vec2(c * x - s * y, s * x + c * y)
     }
     @inlinable public func distance(to b: Vec2) -> Double { (self - b).length }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import Geometry
 
@@ -97,5 +100,51 @@ import Testing
         #expect(abs(v.x) < 1e-12 && abs(v.y - 3) < 1e-12)
         #expect(abs(Vec2(-1, 0).angle - .pi) < 1e-12)
         #expect(abs(Vec2(angle: -0.7, length: 2).angle + 0.7) < 1e-12)
+    }
+}
+
+/// Our sin, cos and atan2 (the same bits on every CPU) against the C library's.
+@Suite struct PortableTrigonometryTests {
+    /// Distance in units in the last place.
+    func ulps(_ a: Double, _ b: Double) -> Double {
+        if a == b { return 0 }
+        return abs(a - b) / max(abs(b).ulp, Double.leastNormalMagnitude)
+    }
+
+    @Test func sinAndCosAreWithinFourUlpsOfTheLibrary() {
+        var worst = 0.0
+        var x = -1000.0
+        while x < 1000 {
+            let (s, c) = portableSinCos(x)
+            // Near a zero of the function the library's own ulp is tiny: compare absolutely there.
+            let ds = abs(sin(x)) > 1e-3 ? ulps(s, sin(x)) : abs(s - sin(x)) / 1e-19
+            let dc = abs(cos(x)) > 1e-3 ? ulps(c, cos(x)) : abs(c - cos(x)) / 1e-19
+            worst = max(worst, ds, dc)
+            x += 0.0137
+        }
+        #expect(worst <= 4, "worst \(worst) ulps")
+        #expect(portableSinCos(0) == (0, 1))
+        #expect(portableSinCos(.pi / 2).sin == 1)
+        #expect(portableSinCos(.infinity).sin.isNaN)
+        #expect(portableSinCos(1e300).sin.isFinite && portableSinCos(-1e300).cos.isFinite)
+    }
+
+    @Test func atan2IsWithinFourUlpsAndKeepsItsQuadrants() {
+        var worst = 0.0
+        for i in 0..<4000 {
+            let angle = -3.14 + Double(i) * 0.00157
+            for radius in [1e-3, 1.0, 250.0] {
+                let y = radius * sin(angle), x = radius * cos(angle)
+                let ours = portableAtan2(y, x), theirs = atan2(y, x)
+                worst = max(worst, abs(theirs) > 1e-3 ? ulps(ours, theirs) : abs(ours - theirs) / 1e-19)
+            }
+        }
+        #expect(worst <= 4, "worst \(worst) ulps")
+        #expect(portableAtan2(0, -1) == .pi)
+        #expect(portableAtan2(-0.0, -1) == -.pi)
+        #expect(portableAtan2(1, 0) == .pi / 2)
+        #expect(portableAtan2(-1, -0.0) == -.pi / 2)
+        #expect(portableAtan2(.infinity, .infinity) == .pi / 4)
+        #expect(portableAtan2(.nan, 1).isNaN)
     }
 }
