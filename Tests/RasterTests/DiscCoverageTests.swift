@@ -112,25 +112,12 @@ import Testing
     /// Rings and discs drawn tile by tile through clips (as the scene renderer repaints)
     /// equal one unclipped drawing, pixel for pixel; rows outside a clip are skipped.
     @Test(arguments: PixelFormat.allCases) func roundShapesDrawnTileByTileEqualOneDrawing(format: PixelFormat) {
-        let reference = Canvas(width: 160, height: 120, format: format)
-        let tiled = Canvas(width: 160, height: 120, format: format)
-        func draw(_ c: Canvas) {
+        let (differing, tiled) = pixelsDifferingWhenDrawnInTiles(format: format) { c in
             c.strokeCircle(center: Vec2(61.3, 57.6), radius: 40.7, lineWidth: 7.5, color: Color(r: 255, g: 136, b: 0, a: 200))
             c.strokeCircle(center: Vec2(150, 8), radius: 30, lineWidth: 2, color: Color(rgb: 0x3366FF))  // beyond two edges
             c.fillCircle(center: Vec2(-5, 70), radius: 22.2, color: .black)  // beyond the left edge
             c.fillCircle(center: Vec2(100.5, 100.5), radius: 0.6, color: .black)
         }
-        for c in [reference, tiled] { c.clear(.white) }
-        draw(reference)
-        for ty in stride(from: 0, to: 120, by: 32) {
-            for tx in stride(from: 0, to: 160, by: 32) {
-                tiled.clip = PixelRect(x: tx, y: ty, width: 32, height: 32)
-                draw(tiled)
-            }
-        }
-        tiled.clip = nil
-        var differing = 0
-        for y in 0..<120 { for x in 0..<160 where tiled.pixel(x: x, y: y) != reference.pixel(x: x, y: y) { differing += 1 } }
         #expect(differing == 0)
         #expect(!tiled.holdsWholeCanvasCells)
     }
