@@ -10,43 +10,12 @@ public final class FontSet {
     public let typesetter: Typesetter
 
     /// Loads the chains; a fallback font that is missing goes to `missing` (its script will
-    /// show boxes), a chain with no font at all is an error.
+    /// show boxes), a chain with no font at all is an error. With the `text` a stand can show
+    /// (every string), only the fallbacks it needs are opened (`FontChain(paths:showing:)`).
     public init(regularPaths: [String] = FontChain.regularPaths, boldPaths: [String] = FontChain.boldPaths,
-                missing: (FontError) -> Void = { _ in }) throws(FontError) {
-        typesetter = Typesetter(regular: try FontChain(paths: regularPaths, missing: missing),
-                                bold: try FontChain(paths: boldPaths, missing: missing))
-    }
-
-    /// Loads the chains for a stand that shows `text` (every string it can show). When the
-    /// first font of a chain draws every character of it, the fallbacks behind it are not
-    /// opened: an open face holds memory (the two Noto CJK faces ~1.9 MB resident, mostly
-    /// their character maps), and a stand in Latin-script languages never needs them.
-    public init(regularPaths: [String] = FontChain.regularPaths, boldPaths: [String] = FontChain.boldPaths,
-                showing text: [String], missing: (FontError) -> Void = { _ in }) throws(FontError) {
-        func chain(_ paths: [String]) throws(FontError) -> FontChain {
-            var loaded: [Font] = []
-            var firstError: FontError? = nil
-            var rest = paths[...]
-            while loaded.isEmpty, let path = rest.popFirst() {
-                do throws(FontError) { loaded.append(try Font(path: path)) } catch {
-                    missing(error)
-                    if firstError == nil { firstError = error }
-                }
-            }
-            guard let first = loaded.first else {
-                if let firstError { throw firstError }
-                return try FontChain(paths: [])     // no path given: FontChain's own error
-            }
-            // Control characters (line breaks) are laid out, never drawn.
-            let firstDrawsAll = text.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value < 0x20 || first.covers($0) } }
-            if !firstDrawsAll {
-                for path in rest {
-                    do throws(FontError) { loaded.append(try Font(path: path)) } catch { missing(error) }
-                }
-            }
-            return FontChain(fonts: loaded)
-        }
-        typesetter = Typesetter(regular: try chain(regularPaths), bold: try chain(boldPaths))
+                showing text: [String]? = nil, missing: (FontError) -> Void = { _ in }) throws(FontError) {
+        typesetter = Typesetter(regular: try FontChain(paths: regularPaths, showing: text, missing: missing),
+                                bold: try FontChain(paths: boldPaths, showing: text, missing: missing))
     }
 
     /// One line, unwrapped, its baseline starting at `origin` (installer screens, labels).
