@@ -50,24 +50,46 @@ public final class SceneRenderer {
     @discardableResult
     public func render(background: Color, commands: [DrawCommand]) -> [PixelRect] {
         damage.removeAll(keepingCapacity: true)
-        // Index of the first command that differs from the previous frame's list.
-        var firstChange = 0
+        // The new list lined up with the previous one, and how many leading commands did not
+        // change this frame (the still prefix the layer may grow to).
+        var stillPrefix = 0
         if previousBackground != background {
             damage.append(canvas.bounds)
         } else {
-            let common = min(previous.count, commands.count)
-            firstChange = common
-            for i in 0..<common where previous[i] != commands[i] {
-                firstChange = min(firstChange, i)
-                addDamage(previous[i].bounds)
-                addDamage(commands[i].bounds)
+            let alignment = ListAlignment(from: previous, to: commands)
+            stillPrefix = commands.count
+            var changedInLayer: [PixelRect] = []
+            let layerEnd = alignment.newCount(ofOldPrefix: layerCount)
+            for j in commands.indices {
+                guard let o = alignment.oldIndex(ofNew: j) else {
+                    stillPrefix = min(stillPrefix, j)
+                    addDamage(commands[j].bounds)
+                    if j < layerEnd { changedInLayer.append(commands[j].bounds.grown(by: 1)) }
+                    continue
+                }
+                guard previous[o] != commands[j] else { continue }
+                stillPrefix = min(stillPrefix, j)
+                addDamage(previous[o].bounds)
+                addDamage(commands[j].bounds)
+                if j < layerEnd { changedInLayer.append(previous[o].bounds.union(commands[j].bounds).grown(by: 1)) }
             }
-            for i in common..<previous.count { addDamage(previous[i].bounds) }
-            for i in common..<commands.count { addDamage(commands[i].bounds) }
+            for o in alignment.removedOldIndices(oldCount: previous.count) {
+                addDamage(previous[o].bounds)
+                if o < layerCount { changedInLayer.append(previous[o].bounds.grown(by: 1)) }
+            }
+            if layerCount > 0 {
+                if layerBackground != background || !repairLayer(changedInLayer, background: background,
+                                                                   held: commands[..<layerEnd]) {
+                    dropLayer()
+                } else {
+                    layerCount = layerEnd
+                    realignRecentPrefixes(alignment)
+                }
+            }
         }
-        if layerCount > 0 && (firstChange < layerCount || layerBackground != background) { dropLayer() }
+        if layerCount > 0 && layerBackground != background { dropLayer() }
         let rects = coalesced()
-        if !rects.isEmpty { updateLayer(firstChange: firstChange, background: background, commands: commands) }
+        if !rects.isEmpty { updateLayer(firstChange: stillPrefix, background: background, commands: commands) }
         // First every damaged rectangle back to what lies below the commands still to draw
         // (the still layer, or the background), then those commands in list order. The
         // rectangles are disjoint, so each pixel still sees the commands in z-order. A command
@@ -114,6 +136,37 @@ public final class SceneRenderer {
         layerBackground = nil
         recentPrefixes.removeAll(keepingCapacity: true)
         recentNext = 0
+    }
+
+    /// Brings the still layer up to date where commands it holds changed (a circle deleted
+    /// or knocked from a still pile): those rectangles get the background and every command
+    /// the layer now holds, clipped to them. Redrawing the whole layer instead costs a frame
+    /// of ~1000 circles at once, a visible hitch. Refused (false) when the changes cover so
+    /// much that a fresh layer later is cheaper.
+    private func repairLayer(_ changed: [PixelRect], background: Color, held: ArraySlice<DrawCommand>) -> Bool {
+        guard !changed.isEmpty else { return true }
+        guard let layer else { return false }
+        let rects = mergedOverlapping(changed.map { $0.intersection(layer.bounds) }.filter { !$0.isEmpty })
+        guard rects.reduce(0, { $0 + $1.area }) * 4 <= layer.width * layer.height else { return false }
+        for rect in rects {
+            layer.clip = rect
+            layer.fillRect(rect, color: background)
+            for command in held where command.bounds.intersects(rect) { draw(command, on: layer) }
+        }
+        layer.clip = nil
+        layer.resetDamage()
+        return true
+    }
+
+    /// Past frames' still prefixes in the new list's numbering: commands removed or inserted
+    /// at `alignment.start` moved the ones after them.
+    private func realignRecentPrefixes(_ alignment: ListAlignment) {
+        guard alignment.shift != 0 else { return }
+        for k in recentPrefixes.indices where recentPrefixes[k] > alignment.start {
+            let e = recentPrefixes[k]
+            // Inserted commands were not there before: the prefix stops where they begin.
+            recentPrefixes[k] = alignment.shift > 0 ? alignment.start : max(alignment.start, e + alignment.shift)
+        }
     }
 
     /// Notes how many leading commands stayed the same this frame; once the last

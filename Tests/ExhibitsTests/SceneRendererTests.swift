@@ -78,9 +78,6 @@ import Raster
         }
     }
 
-    /// Still circles first, movers last, a bar of text on top: once the still prefix has lasted
-    /// the window it is cached, damaged tiles come from the layer, and every frame still equals
-    /// a full redraw; a still circle changing drops the layer, which then comes back.
     /// A diagonal chain of touching shapes, each nudged: merging overlaps would grow to the
     /// chain's bounding box (most of the screen); the tiles along the chain are repainted
     /// instead, and the picture still equals a full redraw.
@@ -104,6 +101,10 @@ import Raster
         #expect(differing == 0)
     }
 
+    /// Still circles first, movers last, a bar of text on top: once the still prefix has lasted
+    /// the window it is cached, damaged tiles come from the layer, and every frame still equals
+    /// a full redraw; a still circle that changes, or is deleted, is mended in the layer,
+    /// which stays.
     @Test func stillLayerFramesEqualAFullRedraw() {
         let w = 240, h = 320
         let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
@@ -114,7 +115,7 @@ import Raster
             .circle(center: Vec2(random.unit() * Double(w), random.unit() * Double(h)), radius: 3 + random.unit() * 8,
                     color: Color(rgb: UInt32(random.next() & 0xFFFFFF)))
         }
-        let movers = list.count
+        var stillCount = list.count
         for k in 0..<20 {
             list.append(.circle(center: Vec2(Double(k * 12), Double(k * 15)), radius: 9, color: Color(rgb: 0x3366CC)))
         }
@@ -122,18 +123,21 @@ import Raster
         list.append(fonts.text("Move", origin: Vec2(90, Double(h - 12)), size: 20, color: .white))
         var layered = 0
         for frame in 0..<24 {
-            for i in movers..<(movers + 20) {
+            // A still circle changes once, another is deleted: the layer is mended, not dropped.
+            if frame == 12, case .circle(let c, let r, _) = list[150] { list[150] = .circle(center: c, radius: r, color: .red) }
+            if frame == 16 { list.remove(at: 40); stillCount -= 1 }
+            for i in stillCount..<(stillCount + 20) {
                 if case .circle(let c, let r, let color) = list[i] {
                     list[i] = .circle(center: c + Vec2(2.3, frame % 2 == 0 ? 1.7 : -0.9), radius: r, color: color)
                 }
             }
-            // A still circle changes once: the cached layer no longer holds and must go.
-            if frame == 12, case .circle(let c, let r, _) = list[150] { list[150] = .circle(center: c, radius: r, color: .red) }
+            let held = incremental.layerCount
             incremental.render(background: .white, commands: list)
-            if frame == 12 { #expect(incremental.layerCount == 0) }
+            if frame == 12 { #expect(held > 150 && incremental.layerCount == held) }
+            if frame == 16 { #expect(held > 40 && incremental.layerCount == held - 1) }
             if incremental.layerCount > 0 {
                 layered += 1
-                #expect(incremental.layerCount <= movers, "frame \(frame): only still circles are cached")
+                #expect(incremental.layerCount <= stillCount, "frame \(frame): only still circles are cached")
             }
             full.invalidate()
             full.render(background: .white, commands: list)
@@ -142,7 +146,32 @@ import Raster
             #expect(differing == 0, "frame \(frame)")
         }
         #expect(layered >= 15)
-        #expect(incremental.layerCount == movers)
+        #expect(incremental.layerCount == stillCount)
+    }
+
+    /// Deleting one of many circles repaints where it was, not every circle after it (each
+    /// moved up one place in the list), and inserting one repaints where it goes.
+    @Test func aDeletionRepaintsOnlyWhatWasDeleted() {
+        let w = 240, h = 320
+        let renderer = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        var random = SeededGenerator(seed: 5)
+        var list: [DrawCommand] = (0..<200).map { _ in
+            .circle(center: Vec2(random.unit() * Double(w), random.unit() * Double(h)), radius: 4 + random.unit() * 6,
+                    color: Color(rgb: UInt32(random.next() & 0xFFFFFF)))
+        }
+        renderer.render(background: .white, commands: list)
+        let gone = list.remove(at: 20)
+        var damage = renderer.render(background: .white, commands: list)
+        #expect(damage.reduce(0) { $0 + $1.area } <= gone.bounds.grown(by: 1).area)
+        let added = DrawCommand.circle(center: Vec2(120, 160), radius: 10, color: .red)
+        list.insert(added, at: 70)
+        damage = renderer.render(background: .white, commands: list)
+        #expect(damage.reduce(0) { $0 + $1.area } <= added.bounds.grown(by: 1).area)
+        full.render(background: .white, commands: list)
+        var differing = 0
+        for y in 0..<h { for x in 0..<w where full.canvas.pixel(x: x, y: y) != renderer.canvas.pixel(x: x, y: y) { differing += 1 } }
+        #expect(differing == 0)
     }
 
     /// A change of background drops the layer: the next frames repaint on the new colour.
