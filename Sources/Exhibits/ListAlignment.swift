@@ -16,10 +16,11 @@ struct ListAlignment: Equatable {
     /// with the lists' difference in length taken at their end.
     init<Item: Equatable>(from old: [Item], to new: [Item]) {
         let common = min(old.count, new.count)
+        let byIndex = ListAlignment(start: common, shift: new.count - old.count)
+        guard byIndex.shift != 0 else { self = byIndex; return }
         var first = 0
         while first < common && old[first] == new[first] { first += 1 }
-        let byIndex = ListAlignment(start: common, shift: new.count - old.count)
-        guard byIndex.shift != 0, first < common else { self = byIndex; return }
+        guard first < common else { self = byIndex; return }
         let lined = ListAlignment(start: first, shift: byIndex.shift)
         self = lined.differences(old, new, from: first) < byIndex.differences(old, new, from: first) ? lined : byIndex
     }
