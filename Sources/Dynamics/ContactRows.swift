@@ -58,6 +58,63 @@ private struct RowBodies {
 @inline(__always) private func larger(_ x: Wide, _ y: Wide) -> Wide { x.replacing(with: y, where: x .< y) }
 @inline(__always) private func smaller(_ x: Wide, _ y: Wide) -> Wide { x.replacing(with: y, where: y .< x) }
 
+/// One row's solve: its bodies' velocities and the motion since the step began, gathered per
+/// pass; its constants are read through the row's pointer where they are used (reloading
+/// them costs less than keeping them all in registers, which spills). Without `useBias` (the
+/// relax pass) the soft terms are constants that drop out.
+private struct RowSolve {
+    var v: RowBodies
+    let r: UnsafeMutablePointer<ContactRow>
+    let shift: Wide, cA: Wide, sA: Wide, cB: Wide, sB: Wide
+    let invH: Wide, maxPush: Wide, approach: Wide
+
+    @inline(__always)
+    mutating func normal(_ p: UnsafeMutablePointer<RowPoint>, useBias: Bool) {
+        let zero = Wide(), one = Wide(repeating: 1)
+        // Touching points: the soft bias in the solve pass, none when relaxing.
+        let biasRate = useBias ? r.pointee.biasRate : zero
+        let massScale = useBias ? r.pointee.massScale : one
+        let impulseScale = useBias ? r.pointee.impulseScale : zero
+        let elastic = useBias ? SIMDMask<SIMD2<Int64>>() : r.pointee.elastic
+        let nx = r.pointee.nx, ny = r.pointee.ny
+        let s = shift + ((cB * p.pointee.reachB + sB * p.pointee.leverB) - (cA * p.pointee.reachA + sA * p.pointee.leverA)) + p.pointee.baseSeparation
+        let vn = (v.vBx - v.vAx) * nx + (v.vBy - v.vAy) * ny + v.wB * p.pointee.leverB - v.wA * p.pointee.leverA
+        // Speculative (s > 0): may close the gap, no more. An elastic impact about to happen is
+        // left to `resolveImpacts` of the next substep, which needs the approach speed intact.
+        let speculative = s .> zero
+        let untouched = elastic .& speculative .& (vn .< approach)
+        let bias = larger(biasRate * s, maxPush).replacing(with: s * invH, where: speculative)
+        let pointMassScale = massScale.replacing(with: one, where: speculative)
+        let pointImpulseScale = impulseScale.replacing(with: zero, where: speculative)
+        let old = p.pointee.normalImpulse
+        let solved = larger(old - p.pointee.normalMass * pointMassScale * (vn + bias) - pointImpulseScale * old, zero)
+        let newImpulse = solved.replacing(with: old, where: untouched)
+        let impulse = newImpulse - old
+        p.pointee.normalImpulse = newImpulse
+        let Px = impulse * nx, Py = impulse * ny
+        let mA = r.pointee.mA, mB = r.pointee.mB
+        v.vAx -= mA * Px; v.vAy -= mA * Py; v.wA -= r.pointee.iA * impulse * p.pointee.leverA
+        v.vBx += mB * Px; v.vBy += mB * Py; v.wB += r.pointee.iB * impulse * p.pointee.leverB
+    }
+
+    @inline(__always)
+    mutating func tangent(_ p: UnsafeMutablePointer<RowPoint>) {
+        let zero = Wide()
+        let nx = r.pointee.nx, ny = r.pointee.ny
+        // Along the tangent (ny, −nx), whose arms are −reach.
+        let vt = (v.vBx - v.vAx) * ny - (v.vBy - v.vAy) * nx - v.wB * p.pointee.reachB + v.wA * p.pointee.reachA
+        let maxFriction = r.pointee.friction * p.pointee.normalImpulse
+        let old = p.pointee.tangentImpulse
+        let newImpulse = smaller(larger(old - p.pointee.tangentMass * vt, zero - maxFriction), maxFriction)
+        let impulse = newImpulse - old
+        p.pointee.tangentImpulse = newImpulse
+        let Px = impulse * ny, Py = zero - impulse * nx
+        let mA = r.pointee.mA, mB = r.pointee.mB
+        v.vAx -= mA * Px; v.vAy -= mA * Py; v.wA += r.pointee.iA * impulse * p.pointee.reachA
+        v.vBx += mB * Px; v.vBy += mB * Py; v.wB -= r.pointee.iB * impulse * p.pointee.reachB
+    }
+}
+
 extension DynamicsWorld {
     /// Pairs the prepared constraints into rows without changing what sequential
     /// Gauss-Seidel in constraint order computes: constraint `i` takes as partner the first
@@ -202,72 +259,28 @@ extension DynamicsWorld {
         let invH = Wide(repeating: 1 / hs)
         let maxPush = Wide(repeating: -tuning.maxPushoutSpeed)
         let approach = Wide(repeating: -tuning.restitutionThreshold)
-        let zero = Wide(), one = Wide(repeating: 1)
         for i in 0..<contactRowCount {
             let r = rows.base + i
-            var v = RowBodies(motion, r)
             let a0 = Int(r.pointee.a.0), a1 = Int(r.pointee.a.1), b0 = Int(r.pointee.b.0), b1 = Int(r.pointee.b.1)
-            let nx = r.pointee.nx, ny = r.pointee.ny
-            let mA = r.pointee.mA, iA = r.pointee.iA, mB = r.pointee.mB, iB = r.pointee.iB
             let dpAx = Wide(motion[a0].dpx, motion[a1].dpx), dpAy = Wide(motion[a0].dpy, motion[a1].dpy)
             let dpBx = Wide(motion[b0].dpx, motion[b1].dpx), dpBy = Wide(motion[b0].dpy, motion[b1].dpy)
-            let cA = Wide(motion[a0].dqc, motion[a1].dqc), sA = Wide(motion[a0].dqs, motion[a1].dqs)
-            let cB = Wide(motion[b0].dqc, motion[b1].dqc), sB = Wide(motion[b0].dqs, motion[b1].dqs)
-            let shift = (dpBx - dpAx) * nx + (dpBy - dpAy) * ny
-            // Touching points: the soft bias in the solve pass, none when relaxing.
-            let biasRate = useBias ? r.pointee.biasRate : zero
-            let massScale = useBias ? r.pointee.massScale : one
-            let impulseScale = useBias ? r.pointee.impulseScale : zero
-            let elastic = useBias ? SIMDMask<SIMD2<Int64>>() : r.pointee.elastic
-
-            @inline(__always)
-            func normalRow(_ p: inout RowPoint) {
-                let s = shift + ((cB * p.reachB + sB * p.leverB) - (cA * p.reachA + sA * p.leverA)) + p.baseSeparation
-                let vn = (v.vBx - v.vAx) * nx + (v.vBy - v.vAy) * ny + v.wB * p.leverB - v.wA * p.leverA
-                // Speculative (s > 0): may close the gap, no more. An elastic impact about to
-                // happen is left to `resolveImpacts` of the next substep, which needs the
-                // approach speed intact.
-                let speculative = s .> zero
-                let untouched = elastic .& speculative .& (vn .< approach)
-                let bias = larger(biasRate * s, maxPush).replacing(with: s * invH, where: speculative)
-                let pointMassScale = massScale.replacing(with: one, where: speculative)
-                let pointImpulseScale = impulseScale.replacing(with: zero, where: speculative)
-                let old = p.normalImpulse
-                let solved = larger(old - p.normalMass * pointMassScale * (vn + bias) - pointImpulseScale * old, zero)
-                let newImpulse = solved.replacing(with: old, where: untouched)
-                let impulse = newImpulse - old
-                p.normalImpulse = newImpulse
-                let Px = impulse * nx, Py = impulse * ny
-                v.vAx -= mA * Px; v.vAy -= mA * Py; v.wA -= iA * impulse * p.leverA
-                v.vBx += mB * Px; v.vBy += mB * Py; v.wB += iB * impulse * p.leverB
-            }
-
-            @inline(__always)
-            func tangentRow(_ p: inout RowPoint) {
-                // Along the tangent (ny, −nx), whose arms are −reach.
-                let vt = (v.vBx - v.vAx) * ny - (v.vBy - v.vAy) * nx - v.wB * p.reachB + v.wA * p.reachA
-                let maxFriction = r.pointee.friction * p.normalImpulse
-                let old = p.tangentImpulse
-                let newImpulse = smaller(larger(old - p.tangentMass * vt, zero - maxFriction), maxFriction)
-                let impulse = newImpulse - old
-                p.tangentImpulse = newImpulse
-                let Px = impulse * ny, Py = zero - impulse * nx
-                v.vAx -= mA * Px; v.vAy -= mA * Py; v.wA += iA * impulse * p.reachA
-                v.vBx += mB * Px; v.vBy += mB * Py; v.wB -= iB * impulse * p.reachB
-            }
-
+            let shift = (dpBx - dpAx) * r.pointee.nx + (dpBy - dpAy) * r.pointee.ny
+            var row = RowSolve(v: RowBodies(motion, r), r: r, shift: shift,
+                               cA: Wide(motion[a0].dqc, motion[a1].dqc), sA: Wide(motion[a0].dqs, motion[a1].dqs),
+                               cB: Wide(motion[b0].dqc, motion[b1].dqc), sB: Wide(motion[b0].dqs, motion[b1].dqs),
+                               invH: invH, maxPush: maxPush, approach: approach)
             let points = rowPoints.base + Int(r.pointee.firstPoint)
             if !r.pointee.twoPoints {
-                normalRow(&points[0])
-                tangentRow(&points[0])
+                row.normal(points, useBias: useBias)
+                row.tangent(points)
             } else if flip {
-                normalRow(&points[1]); normalRow(&points[0])
-                tangentRow(&points[1]); tangentRow(&points[0])
+                row.normal(points + 1, useBias: useBias); row.normal(points, useBias: useBias)
+                row.tangent(points + 1); row.tangent(points)
             } else {
-                normalRow(&points[0]); normalRow(&points[1])
-                tangentRow(&points[0]); tangentRow(&points[1])
+                row.normal(points, useBias: useBias); row.normal(points + 1, useBias: useBias)
+                row.tangent(points); row.tangent(points + 1)
             }
-            v.scatter(motion, r)
+            row.v.scatter(motion, r)
         }
     }
 
