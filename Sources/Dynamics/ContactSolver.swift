@@ -44,28 +44,18 @@ extension DynamicsWorld {
         let bt = bodies
         let list = awakeList, n = awakeCount
         let maxSpeed = tuning.maxLinearSpeed, maxRotation = tuning.maxRotationPerSubstep / hs
+        // Most items have no damping: then velocity integration skips two multiplications.
+        var damped = false
         for b in 0..<n {
             let i = Int(list[b])
             bt.motion[i].dpx = 0; bt.motion[i].dpy = 0; bt.motion[i].dqc = 1; bt.motion[i].dqs = 0
+            if bt.forces[i].linearDamping != 0 || bt.forces[i].angularDamping != 0 { damped = true }
         }
         let threshold = tuning.restitutionThreshold
         for sub in 0..<substeps {
             // Velocities; and bounds of every body's speed, for `resolveImpacts`.
-            var fastest = 0.0, spin = 0.0
-            for k in 0..<n {
-                let i = Int(list[k])
-                let f = bt.forces[i], m = bt.motion[i]
-                // Most items have no damping: skip two divisions per body and substep.
-                let ld = f.linearDamping == 0 ? 1 : 1 / (1 + hs * f.linearDamping)
-                let ad = f.angularDamping == 0 ? 1 : 1 / (1 + hs * f.angularDamping)
-                var vx = (m.vx + hs * f.ax) * ld, vy = (m.vy + hs * f.ay) * ld
-                var w = (m.w + hs * f.alpha) * ad
-                let v2 = vx * vx + vy * vy
-                if v2 > maxSpeed * maxSpeed { let f = maxSpeed / v2.squareRoot(); vx *= f; vy *= f }
-                if bt.material[i].invI == 0 { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
-                bt.motion[i].vx = vx; bt.motion[i].vy = vy; bt.motion[i].w = w
-                fastest = max(fastest, abs(vx) + abs(vy)); spin = max(spin, abs(w))
-            }
+            let (fastest, spin) = damped ? integrateVelocities(hs, damped: true, maxSpeed, maxRotation)
+                : integrateVelocities(hs, damped: false, maxSpeed, maxRotation)
             // No point closes faster than its two bodies' speeds (moving ones: the fastest at
             // the longest lever): when that stays below the threshold (a pile at rest), there
             // is no impact to look for. (The 1 % covers rounding in the exact test; |n| = 1
@@ -98,6 +88,32 @@ extension DynamicsWorld {
             (bt.pose[i].sinA, bt.pose[i].cosA) = portableSinCos(bt.pose[i].angle)
             bt.motion[i].dpx = 0; bt.motion[i].dpy = 0; bt.motion[i].dqc = 1; bt.motion[i].dqs = 0
         }
+    }
+
+    /// Gravity, pushes and damping into every awake body's velocity, within the speed limits;
+    /// returns the largest |vx| + |vy| and |w|. `damped` false: no body has damping.
+    @inline(__always)
+    private func integrateVelocities(_ hs: Double, damped: Bool, _ maxSpeed: Double, _ maxRotation: Double) -> (Double, Double) {
+        let list = awakeList.base, n = awakeCount
+        let motion = bodies.motion.base, forces = bodies.forces.base, material = bodies.material.base
+        var fastest = 0.0, spin = 0.0
+        for k in 0..<n {
+            let i = Int(list[k])
+            let f = forces + i, m = motion + i
+            var vx = m.pointee.vx + hs * f.pointee.ax, vy = m.pointee.vy + hs * f.pointee.ay
+            var w = m.pointee.w + hs * f.pointee.alpha
+            if damped {
+                let ld = f.pointee.linearDamping == 0 ? 1 : 1 / (1 + hs * f.pointee.linearDamping)
+                let ad = f.pointee.angularDamping == 0 ? 1 : 1 / (1 + hs * f.pointee.angularDamping)
+                vx *= ld; vy *= ld; w *= ad
+            }
+            let v2 = vx * vx + vy * vy
+            if _slowPath(v2 > maxSpeed * maxSpeed) { let f = maxSpeed / v2.squareRoot(); vx *= f; vy *= f }
+            if material[i].invI == 0 { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
+            m.pointee.vx = vx; m.pointee.vy = vy; m.pointee.w = w
+            fastest = max(fastest, abs(vx) + abs(vy)); spin = max(spin, abs(w))
+        }
+        return (fastest, spin)
     }
 
     func prepareContacts(_ hs: Double) {

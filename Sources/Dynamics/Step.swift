@@ -10,10 +10,10 @@ extension DynamicsWorld {
         // Actions may have changed anything.
         if configurationDirty { applyConfiguration() } else if gravityDirty { applyGravity() }
         stamp &+= 1
-        prepareBodies(h)
+        let someAsleep = prepareBodies(h)
         updatePairs()
         updateContacts()
-        wakeTouchedSleepers()
+        if someAsleep { wakeTouchedSleepers() }
         solve(h)
         clampToBounds()
         reportContacts()
@@ -27,14 +27,17 @@ extension DynamicsWorld {
         setPaused(!anyAwake)
     }
 
-    /// External accelerations, travel bounds, world shapes and the awake list.
-    func prepareBodies(_ h: Double) {
+    /// External accelerations, travel bounds, world shapes and the awake list. Returns
+    /// whether a body that could move sleeps (else no sleeper can be woken this step).
+    func prepareBodies(_ h: Double) -> Bool {
         awakeList.reserve(bodies.count)
         awakeCount = 0
         let margin = tuning.speculativeDistance
+        var movable = 0
         for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isStatic {
             let g = bodies.forces[b]
             bodies.forces[b].ax = g.gravityX; bodies.forces[b].ay = g.gravityY; bodies.forces[b].alpha = 0
+            movable += 1
         }
         for behavior in flatBehaviors {
             if let push = behavior as? PushBehavior { applyPush(push) }
@@ -58,6 +61,7 @@ extension DynamicsWorld {
             bodies.box[b].sweep = travel
             bodies.refreshWorldShape(b, margin: margin)
         }
+        return awakeCount < movable
     }
 
     @inline(__always)
