@@ -115,8 +115,7 @@ public final class DynamicsWorld {
     var pairingBlock = Storage<Int32>(capacity: 64, fill: 0)   // per body
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
-    /// Per body: the last pass of `resolveImpacts` that changed its motion.
-    var impactPass = Storage<Int32>(capacity: 64, fill: 0)
+    var impactWork = ImpactWorklist()
 
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
         referenceBounds = bounds
@@ -129,7 +128,7 @@ public final class DynamicsWorld {
         for behavior in topBehaviors { behavior.attach(to: nil) }
         bodies.release(); contacts.release(); pairs.release(); broad.release()
         constraints.release(); points.release(); awakeList.release()
-        islandParent.release(); islandMin.release(); islandHasAwake.release(); impactPass.release(); sweepBoxes.release()
+        islandParent.release(); islandMin.release(); islandHasAwake.release(); impactWork.release(); sweepBoxes.release()
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
     }
 
