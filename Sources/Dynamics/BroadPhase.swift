@@ -65,8 +65,12 @@ extension DynamicsWorld {
     /// within 2 px, and every candidate costs a test each step. (10 px found 2,073
     /// candidates in the bench's pile and 2 px 1,441, for 1,180 overlapping pairs; falling
     /// bodies leave either every step or two. Margins grown with the speed, or the direction
-    /// of motion, cost more than they saved.)
-    var candidateMargin: Double { 0.02 * tuning.lengthUnit }
+    /// of motion, cost more than they saved.) Never negative nor NaN: a fattened box must
+    /// contain its box, or candidates would be missed.
+    var candidateMargin: Double {
+        let margin = 0.02 * tuning.lengthUnit
+        return margin > 0 ? margin : 0
+    }
 
     @inline(__always)
     func fattened(_ box: Box, _ margin: Double) -> CandidatePairs.FatBox {
