@@ -22,6 +22,8 @@ extension DynamicsWorld {
     func applyConfiguration() {
         configurationDirty = false
         gravityDirty = false
+        // Masks, anchoring and boundaries decide which pairs may collide: sweep again.
+        broad.valid = false
         var flat: [DynamicBehavior] = []
         func visit(_ b: DynamicBehavior) { flat.append(b); for c in b.childBehaviors { visit(c) } }
         for b in topBehaviors { visit(b) }

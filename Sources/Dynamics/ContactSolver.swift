@@ -1,5 +1,34 @@
 import Geometry
 
+/// For `resolveImpacts`: which constraints each body takes part in (built once a step, when
+/// impacts are first looked for), and the constraints its passes have yet to look at, one bit
+/// each.
+struct ImpactWorklist {
+    var start = Storage<Int32>(capacity: 64, fill: 0)
+    var adjacent = Storage<Int32>(capacity: 256, fill: 0)
+    var current = Storage<UInt64>(capacity: 16, fill: 0)
+    var next = Storage<UInt64>(capacity: 16, fill: 0)
+    /// Whether `start`/`adjacent` list this step's constraints (`prepareContacts` clears it).
+    var isBuilt = false
+    private var cursor = Storage<Int32>(capacity: 64, fill: 0)
+
+    mutating func build(_ cc: UnsafeMutablePointer<ContactConstraint>, _ n: Int, bodies: Int) {
+        start.reserve(bodies + 1); cursor.reserve(bodies); adjacent.reserve(2 * n)
+        current.reserve((n + 63) >> 6); next.reserve((n + 63) >> 6)
+        for b in 0...bodies { start[b] = 0 }
+        for i in 0..<n { start[Int(cc[i].a) + 1] += 1; start[Int(cc[i].b) + 1] += 1 }
+        for b in 0..<bodies { start[b + 1] += start[b]; cursor[b] = start[b] }
+        for i in 0..<n {
+            let a = Int(cc[i].a), b = Int(cc[i].b)
+            adjacent[Int(cursor[a])] = Int32(i); cursor[a] += 1
+            adjacent[Int(cursor[b])] = Int32(i); cursor[b] += 1
+        }
+        isBuilt = true
+    }
+
+    func release() { start.release(); adjacent.release(); current.release(); next.release(); cursor.release() }
+}
+
 struct ContactConstraint {
     var a: Int32 = 0, b: Int32 = 0, contact: Int32 = 0, pointCount: Int32 = 0
     var mA = 0.0, iA = 0.0, mB = 0.0, iB = 0.0
@@ -44,28 +73,18 @@ extension DynamicsWorld {
         let bt = bodies
         let list = awakeList, n = awakeCount
         let maxSpeed = tuning.maxLinearSpeed, maxRotation = tuning.maxRotationPerSubstep / hs
+        // Most items have no damping: then velocity integration skips two multiplications.
+        var damped = false
         for b in 0..<n {
             let i = Int(list[b])
             bt.motion[i].dpx = 0; bt.motion[i].dpy = 0; bt.motion[i].dqc = 1; bt.motion[i].dqs = 0
+            if bt.forces[i].linearDamping != 0 || bt.forces[i].angularDamping != 0 { damped = true }
         }
         let threshold = tuning.restitutionThreshold
         for sub in 0..<substeps {
             // Velocities; and bounds of every body's speed, for `resolveImpacts`.
-            var fastest = 0.0, spin = 0.0
-            for k in 0..<n {
-                let i = Int(list[k])
-                let f = bt.forces[i], m = bt.motion[i]
-                // Most items have no damping: skip two divisions per body and substep.
-                let ld = f.linearDamping == 0 ? 1 : 1 / (1 + hs * f.linearDamping)
-                let ad = f.angularDamping == 0 ? 1 : 1 / (1 + hs * f.angularDamping)
-                var vx = (m.vx + hs * f.ax) * ld, vy = (m.vy + hs * f.ay) * ld
-                var w = (m.w + hs * f.alpha) * ad
-                let v2 = vx * vx + vy * vy
-                if v2 > maxSpeed * maxSpeed { let f = maxSpeed / v2.squareRoot(); vx *= f; vy *= f }
-                if bt.material[i].invI == 0 { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
-                bt.motion[i].vx = vx; bt.motion[i].vy = vy; bt.motion[i].w = w
-                fastest = max(fastest, abs(vx) + abs(vy)); spin = max(spin, abs(w))
-            }
+            let (fastest, spin) = damped ? integrateVelocities(hs, damped: true, maxSpeed, maxRotation)
+                : integrateVelocities(hs, damped: false, maxSpeed, maxRotation)
             // No point closes faster than its two bodies' speeds (moving ones: the fastest at
             // the longest lever): when that stays below the threshold (a pile at rest), there
             // is no impact to look for. (The 1 % covers rounding in the exact test; |n| = 1
@@ -100,7 +119,34 @@ extension DynamicsWorld {
         }
     }
 
+    /// Gravity, pushes and damping into every awake body's velocity, within the speed limits;
+    /// returns the largest |vx| + |vy| and |w|. `damped` false: no body has damping.
+    @inline(__always)
+    private func integrateVelocities(_ hs: Double, damped: Bool, _ maxSpeed: Double, _ maxRotation: Double) -> (Double, Double) {
+        let list = awakeList.base, n = awakeCount
+        let motion = bodies.motion.base, forces = bodies.forces.base, material = bodies.material.base
+        var fastest = 0.0, spin = 0.0
+        for k in 0..<n {
+            let i = Int(list[k])
+            let f = forces + i, m = motion + i
+            var vx = m.pointee.vx + hs * f.pointee.ax, vy = m.pointee.vy + hs * f.pointee.ay
+            var w = m.pointee.w + hs * f.pointee.alpha
+            if damped {
+                let ld = f.pointee.linearDamping == 0 ? 1 : 1 / (1 + hs * f.pointee.linearDamping)
+                let ad = f.pointee.angularDamping == 0 ? 1 : 1 / (1 + hs * f.pointee.angularDamping)
+                vx *= ld; vy *= ld; w *= ad
+            }
+            let v2 = vx * vx + vy * vy
+            if _slowPath(v2 > maxSpeed * maxSpeed) { let f = maxSpeed / v2.squareRoot(); vx *= f; vy *= f }
+            if material[i].invI == 0 { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
+            m.pointee.vx = vx; m.pointee.vy = vy; m.pointee.w = w
+            fastest = max(fastest, abs(vx) + abs(vy)); spin = max(spin, abs(w))
+        }
+        return (fastest, spin)
+    }
+
     func prepareContacts(_ hs: Double) {
+        impactWork.isBuilt = false
         let ct = contacts, bt = bodies
         constraints.reserve(ct.count)
         points.reserve(2 * ct.count)
@@ -175,7 +221,9 @@ extension DynamicsWorld {
     /// After the first pass only constraints with a body that an impulse changed since the
     /// previous pass are looked at again: the others would find what they found then. The
     /// first pass skips, likewise, constraints found not approaching by a wide scan of the
-    /// rows whose bodies no impulse has changed yet.
+    /// rows whose bodies no impulse has changed yet. The constraints to look at are kept as
+    /// bits (`ImpactWorklist`), set from each changed body's constraints, so a pass visits
+    /// only those, in constraint order, instead of testing every constraint.
     func resolveImpacts(_ hs: Double) {
         let cc = constraints.base, cp = points.base, bt = bodies
         let motion = bt.motion.base
@@ -188,9 +236,20 @@ extension DynamicsWorld {
         // contacts an impulse of this pass has changed.
         guard markApproachingContacts() else { return }
         let approaching = constraintApproaching.base
-        impactPass.reserve(bt.count)
-        let lastChanged = impactPass.base
-        for i in 0..<bt.count { lastChanged[i] = 0 }
+        let n = constraintCount
+        if !impactWork.isBuilt { impactWork.build(cc, n, bodies: bt.count) }
+        let words = (n + 63) >> 6
+        let start = impactWork.start.base, adjacent = impactWork.adjacent.base
+        let current = impactWork.current.base, next = impactWork.next.base
+        for w in 0..<words { current[w] = 0; next[w] = 0 }
+        for i in 0..<n where approaching[i] { current[i >> 6] |= 1 << UInt64(i & 63) }
+        /// The constraint being looked at.
+        var examining = 0
+        @inline(__always) func look(_ j: Int) {
+            let bit: UInt64 = 1 << UInt64(j & 63)
+            next[j >> 6] |= bit
+            if j > examining { current[j >> 6] |= bit }
+        }
 
         /// Point `p` of constraint `k` now: its approach speed `vn` (negative: closing), the
         /// separation `meet` it would have at the substep's end, the normal speed `target` it
@@ -226,7 +285,7 @@ extension DynamicsWorld {
         /// Applies normal impulses `l0`, `l1` at the first two points `p` of `k` and moves the
         /// mover by `shift` along the normal (positive: apart).
         func apply(_ k: UnsafeMutablePointer<ContactConstraint>, _ p: UnsafeMutablePointer<ConstraintPoint>,
-                   _ l0: Double, _ l1: Double, shift: Double, pass: Int32) {
+                   _ l0: Double, _ l1: Double, shift: Double) {
             let a = Int(k.pointee.a), b = Int(k.pointee.b), nx = k.pointee.nx, ny = k.pointee.ny
             let mA = k.pointee.mA, iA = k.pointee.iA, mB = k.pointee.mB, iB = k.pointee.iB
             for j in 0..<2 {
@@ -243,7 +302,10 @@ extension DynamicsWorld {
                 bt.pose[mover].x += sign * shift * nx; bt.pose[mover].y += sign * shift * ny
                 motion[mover].dpx += sign * shift * nx; motion[mover].dpy += sign * shift * ny
             }
-            lastChanged[a] = pass; lastChanged[b] = pass
+            // Every constraint of the two bodies is looked at in the next pass, and the later
+            // ones in this pass as well.
+            for e in Int(start[a])..<Int(start[a + 1]) { look(Int(adjacent[e])) }
+            for e in Int(start[b])..<Int(start[b + 1]) { look(Int(adjacent[e])) }
             contacts[Int(k.pointee.contact)].impact = true
         }
 
@@ -251,12 +313,21 @@ extension DynamicsWorld {
         while pass < 8 {
             pass += 1
             var applied = false
-            for i in 0..<constraintCount {
+            // The constraints in `current`, in order; `apply` adds later ones as it goes.
+            var w = 0, bits = words > 0 ? current[0] : 0
+            while true {
+                if bits == 0 {
+                    w += 1
+                    if w >= words { break }
+                    bits = current[w]
+                    continue
+                }
+                let i = (w << 6) + bits.trailingZeroBitCount
+                current[w] &= ~(1 << UInt64(i & 63))
+                examining = i
+                defer { bits = current[w] }
                 let k = cc + i
                 if k.pointee.restitution == 0 { continue }
-                let a = Int(k.pointee.a), b = Int(k.pointee.b)
-                if pass == 1 && !approaching[i] && lastChanged[a] < 1 && lastChanged[b] < 1 { continue }
-                if pass > 1 && lastChanged[a] < pass - 1 && lastChanged[b] < pass - 1 { continue }
                 let p = cp + 2 * i
                 if k.pointee.pointCount == 2 {
                     let i0 = impact(k, p), i1 = impact(k, p + 1)
@@ -267,7 +338,7 @@ extension DynamicsWorld {
                         // One rigid shift for the body: the points' own, weighted by their share
                         // of the impact (equal when the face is flat).
                         let shift = (l.0 * i0.shift + l.1 * i1.shift) / (l.0 + l.1)
-                        apply(k, p, l.0, l.1, shift: shift, pass: pass)
+                        apply(k, p, l.0, l.1, shift: shift)
                         applied = true
                         continue
                     }
@@ -278,11 +349,13 @@ extension DynamicsWorld {
                     let q = impact(k, p + j)
                     if q.vn > -threshold || q.meet > 0 { continue }   // not closing, or does not meet this substep
                     let impulse = p[j].normalMass * (q.target - q.vn)
-                    apply(k, p, j == 0 ? impulse : 0, j == 1 ? impulse : 0, shift: q.shift, pass: pass)
+                    apply(k, p, j == 0 ? impulse : 0, j == 1 ? impulse : 0, shift: q.shift)
                     applied = true
                 }
             }
             if !applied { break }
+            // `current` is empty now: the next pass's constraints take its place.
+            for w in 0..<words { current[w] = next[w]; next[w] = 0 }
         }
     }
 

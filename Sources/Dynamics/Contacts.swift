@@ -62,6 +62,8 @@ struct Contact {
     /// An elastic impact was resolved on this contact during the step (the bounce may have
     /// happened just before the surfaces met).
     var impact = false
+    /// Its pair's index among the broad phase's candidates, −1 if none (`CandidatePairs`).
+    var candidate: Int32 = -1
     /// The bodies' poses when the manifold was last computed, and the gap up to which it
     /// holds every point (−∞: compute anew). See `updateContacts`.
     var xA = 0.0, yA = 0.0, angleA = 0.0, xB = 0.0, yB = 0.0, angleB = 0.0

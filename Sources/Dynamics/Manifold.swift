@@ -95,6 +95,27 @@ extension BodyTable {
         let oa = a * BodyTable.verticesPerBody, na = outline[a].vertexCount
         let ob = b * BodyTable.verticesPerBody, nb = outline[b].vertexCount
         var best = -Double.infinity, bi = 0
+        if nb == 4 {
+            // Boxes, most of the time: `b`'s four vertices as two pairs of lanes, each lane
+            // the same arithmetic as below. The smallest separation is the same value (its
+            // sign when zero aside, which no comparison sees); NaN is skipped likewise.
+            let v0 = worldVertices[ob], v1 = worldVertices[ob + 1], v2 = worldVertices[ob + 2], v3 = worldVertices[ob + 3]
+            let x01 = SIMD2(v0.x, v1.x), y01 = SIMD2(v0.y, v1.y), x23 = SIMD2(v2.x, v3.x), y23 = SIMD2(v2.y, v3.y)
+            for i in 0..<na {
+                let f = worldVertices[oa + i]
+                let nx = SIMD2(repeating: f.nx), ny = SIMD2(repeating: f.ny), vx = SIMD2(repeating: f.x), vy = SIMD2(repeating: f.y)
+                let s01 = nx * (x01 - vx) + ny * (y01 - vy), s23 = nx * (x23 - vx) + ny * (y23 - vy)
+                let infinity = SIMD2<Double>(repeating: .infinity)
+                let first = infinity.replacing(with: s01, where: s01 .< infinity)
+                let pairwise = first.replacing(with: s23, where: s23 .< first)
+                var si = Double.infinity
+                if pairwise[0] < si { si = pairwise[0] }
+                if pairwise[1] < si { si = pairwise[1] }
+                if si > best { best = si; bi = i }
+                if si > spec { break }
+            }
+            return (bi, best)
+        }
         for i in 0..<na {
             let f = worldVertices[oa + i]
             let nx = f.nx, ny = f.ny, vx = f.x, vy = f.y

@@ -10,10 +10,10 @@ extension DynamicsWorld {
         // Actions may have changed anything.
         if configurationDirty { applyConfiguration() } else if gravityDirty { applyGravity() }
         stamp &+= 1
-        prepareBodies(h)
+        let someAsleep = prepareBodies(h)
         updatePairs()
         updateContacts()
-        wakeTouchedSleepers()
+        if someAsleep { wakeTouchedSleepers() }
         solve(h)
         clampToBounds()
         reportContacts()
@@ -27,14 +27,17 @@ extension DynamicsWorld {
         setPaused(!anyAwake)
     }
 
-    /// External accelerations, travel bounds, world shapes and the awake list.
-    func prepareBodies(_ h: Double) {
+    /// External accelerations, travel bounds, world shapes and the awake list. Returns
+    /// whether a body that could move sleeps (else no sleeper can be woken this step).
+    func prepareBodies(_ h: Double) -> Bool {
         awakeList.reserve(bodies.count)
         awakeCount = 0
         let margin = tuning.speculativeDistance
+        var movable = 0
         for b in 0..<bodies.count where bodies.slot[b].exists && !bodies.slot[b].isStatic {
             let g = bodies.forces[b]
             bodies.forces[b].ax = g.gravityX; bodies.forces[b].ay = g.gravityY; bodies.forces[b].alpha = 0
+            movable += 1
         }
         for behavior in flatBehaviors {
             if let push = behavior as? PushBehavior { applyPush(push) }
@@ -58,82 +61,11 @@ extension DynamicsWorld {
             bodies.box[b].sweep = travel
             bodies.refreshWorldShape(b, margin: margin)
         }
+        return awakeCount < movable
     }
 
     @inline(__always)
     func shouldCollide(_ a: Int, _ b: Int) -> Bool { bodies.shouldCollide(a, b) }
-
-    /// Sweep and prune along x: insertion sort of the (nearly sorted) order, then a sweep.
-    /// New overlaps get a contact; contacts whose boxes parted are destroyed.
-    func updatePairs() {
-        let n = sapOrder.count
-        let bt = bodies, box = bodies.box, slot = bodies.slot, stamp = self.stamp
-        // Local copies of the tables, so that the sweep pays no exclusivity checks on the
-        // world's properties; refreshed after the rare insertion, which may reallocate them.
-        var ct = contacts, pairTable = pairs
-        sweepBoxes.reserve(n)
-        let sweep = sweepBoxes.base
-        sapOrder.withUnsafeMutableBufferPointer { order in
-            if n > 1 {
-                for i in 1..<n {
-                    let e = order[i], key = box[Int(e)].minX
-                    var j = i - 1
-                    while j >= 0 && box[Int(order[j])].minX > key { order[j + 1] = order[j]; j -= 1 }
-                    order[j + 1] = e
-                }
-            }
-            // The sweep reads the boxes in sorted order, packed: one contiguous run per body.
-            for i in 0..<n {
-                let a = Int(order[i])
-                sweep[i] = SweepBox(minX: box[a].minX, maxX: box[a].maxX, minY: box[a].minY, maxY: box[a].maxY,
-                                    body: order[i], active: slot[a].isActive)
-            }
-            for i in 0..<n {
-                let a = Int(sweep[i].body)
-                let activeA = sweep[i].active
-                let hiX = sweep[i].maxX, loY = sweep[i].minY, hiY = sweep[i].maxY
-                var j = i + 1
-                while j < n {
-                    if sweep[j].minX > hiX { break }
-                    let b = Int(sweep[j].body)
-                    j += 1
-                    if !activeA && !sweep[j - 1].active { continue }
-                    if sweep[j - 1].minY > hiY || sweep[j - 1].maxY < loY { continue }
-                    if !bt.shouldCollide(a, b) { continue }
-                    let key = PairTable.key(a, b)
-                    let c = pairTable.find(key)
-                    if c >= 0 { ct[Int(c)].seen = stamp; continue }
-                    // Lower shape kind first: that is the order the manifold functions take.
-                    var first = a, second = b
-                    let ka = bt.outline[a].kind.rawValue, kb = bt.outline[b].kind.rawValue
-                    if ka > kb || (ka == kb && a > b) { first = b; second = a }
-                    let nc = contacts.append(first, second, key, stamp: stamp)
-                    mixMaterials(nc)
-                    pairs.insert(key, Int32(nc))
-                    ct = contacts; pairTable = pairs
-                }
-            }
-        }
-        var c = 0
-        while c < contacts.count {
-            if contacts[c].seen != stamp {
-                let a = Int(contacts[c].a), b = Int(contacts[c].b)
-                let inactive = !slot[a].isActive && !slot[b].isActive
-                if inactive && shouldCollide(a, b) { c += 1; continue }
-                if contacts[c].touching { queueEvent(contact: c, began: false) }
-                destroyContact(c)
-                continue
-            }
-            c += 1
-        }
-    }
-
-    /// A body's broad-phase box as the sweep reads it.
-    struct SweepBox {
-        var minX: Double, maxX: Double, minY: Double, maxY: Double
-        var body: Int32
-        var active: Bool
-    }
 
     /// Box2D's mixing (friction √(a·b), restitution max) between items; against a boundary
     /// the item's own values, as UIKit boundaries take on the item's friction and elasticity.

@@ -76,6 +76,7 @@ public final class DynamicsWorld {
     var bodies = BodyTable(capacity: 64)
     var contacts = ContactTable(capacity: 256)
     var pairs = PairTable(capacity: 256)
+    var broad = CandidatePairs()
     var freeSlots: [Int] = []
     var shapes: [ItemShape?] = []
     var sapOrder: [Int32] = []
@@ -114,8 +115,7 @@ public final class DynamicsWorld {
     var pairingBlock = Storage<Int32>(capacity: 64, fill: 0)   // per body
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
-    /// Per body: the last pass of `resolveImpacts` that changed its motion.
-    var impactPass = Storage<Int32>(capacity: 64, fill: 0)
+    var impactWork = ImpactWorklist()
 
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
         referenceBounds = bounds
@@ -126,9 +126,9 @@ public final class DynamicsWorld {
     deinit {
         // Behaviors may outlive the world; their unretained reference must not dangle.
         for behavior in topBehaviors { behavior.attach(to: nil) }
-        bodies.release(); contacts.release(); pairs.release()
+        bodies.release(); contacts.release(); pairs.release(); broad.release()
         constraints.release(); points.release(); awakeList.release()
-        islandParent.release(); islandMin.release(); islandHasAwake.release(); impactPass.release(); sweepBoxes.release()
+        islandParent.release(); islandMin.release(); islandHasAwake.release(); impactWork.release(); sweepBoxes.release()
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
     }
 
@@ -325,6 +325,7 @@ public final class DynamicsWorld {
     }
 
     func destroyBody(_ b: Int) {
+        broad.valid = false
         // Contacts of the body go first, with an ended event for touching ones.
         var c = 0
         while c < contacts.count {
@@ -345,7 +346,12 @@ public final class DynamicsWorld {
 
     func destroyContact(_ c: Int) {
         pairs.remove(contacts[c].key)
-        if let movedKey = contacts.removeSwapping(c) { pairs.update(movedKey, Int32(c)) }
+        // The broad phase's candidates know their contacts by index (`CandidatePairs`).
+        if broad.valid && contacts[c].candidate >= 0 { broad.pairs[Int(contacts[c].candidate)].contact = -1 }
+        if let movedKey = contacts.removeSwapping(c) {
+            pairs.update(movedKey, Int32(c))
+            if broad.valid && contacts[c].candidate >= 0 { broad.pairs[Int(contacts[c].candidate)].contact = Int32(c) }
+        }
     }
 
     func setPose(_ b: Int, _ center: Vec2, _ angle: Double) {
