@@ -48,8 +48,11 @@ INC=(-isystem "$SR/usr/include/$LINK" -isystem "$SR/usr/include" -isystem "$SR/u
      -isystem "$SR/usr/include/freetype2" -isystem "$SR/usr/include/harfbuzz" -isystem "$SR/usr/include/fribidi" -isystem "$SR/usr/include/libpng16" -isystem "$SR/usr/include/cairo")
 XCC=()
 for f in -D__linux__ -D__gnu_linux__ -D__unix__ -Dlinux -Dunix "${FLOAT[@]}" "${INC[@]}"; do XCC+=(-Xcc "$f"); done
+# Every Embedded module compiles its own copy of each specialisation it uses from the others
+# (the disc rows, dictionaries, string code…). One section per function lets the link keep
+# one copy of each and drop what nothing calls; in a single .text per module every copy stayed.
 SWIFTC=(swiftc -target "$TRIPLE" -enable-experimental-feature Embedded -wmo -O -swift-version 6 "${XCC[@]}"
-        -I "$OBJ" -I "$HERE/embedded/CGlibc" -I "$OBJ/maps")
+        -Xfrontend -function-sections -I "$OBJ" -I "$HERE/embedded/CGlibc" -I "$OBJ/maps")
 CC=(clang --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}")
 
 # SwiftPM makes module maps for C targets with an include/ folder; here they are written out.
