@@ -124,6 +124,11 @@ struct BodySlot {
     var isActive: Bool { awake && !isStatic }
 }
 
+/// Where a body was when its still time began (`updateSleep`).
+struct SleepAnchor {
+    var x = 0.0, y = 0.0, angle = 0.0
+}
+
 /// Position of the centroid and rotation.
 struct Pose {
     var x = 0.0, y = 0.0, angle = 0.0

@@ -69,6 +69,7 @@ extension DynamicsWorld {
         let hs = h / Double(substeps)
         prepareContacts(hs)
         buildRows()
+        prepareRolling()
         prepareJoints(h, hs)
         let bt = bodies
         let list = awakeList, n = awakeCount
@@ -108,6 +109,8 @@ extension DynamicsWorld {
                 bt.motion[i].dqc = c2 * inv; bt.motion[i].dqs = s2 * inv
             }
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: false)
+            // Rolling resistance before the rows, so that the contacts have the last word.
+            solveRolling()
             solveRows(hs, useBias: false, flip: sub % 2 == 0)
         }
         storeRowImpulses()

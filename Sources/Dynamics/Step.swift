@@ -245,17 +245,32 @@ extension DynamicsWorld {
     func updateSleep(_ h: Double) {
         let n = bodies.count
         islandParent.reserve(n); islandMin.reserve(n); islandHasAwake.reserve(n)
+        sleepAnchor.reserve(n)
         let linTol = tuning.sleepLinearSpeed
-        let parent = islandParent
+        let maxTwitch = tuning.linearSlop
+        let parent = islandParent, anchor = sleepAnchor
         for b in 0..<n {
             parent[b] = Int32(b)
             islandMin[b] = .infinity
             islandHasAwake[b] = false
             guard bodies.slot[b].exists, bodies.slot[b].isActive else { continue }
-            // Box2D v3's measure: the fastest surface point.
+            let pose = bodies.pose[b], extent = bodies.outline[b].extent
+            // The still time restarts (here or wherever a body is woken): measure from here.
+            if bodies.slot[b].sleepTime == 0 { anchor[b] = SleepAnchor(x: pose.x, y: pose.y, angle: pose.angle) }
+            // Box2D v3's measure: the fastest surface point. A body that only twitches (a
+            // step's kick running through a deep pile) keeps the still time it has, without
+            // adding to it, while no surface point has strayed more than the slop from where
+            // that time began; anything that travels on, or swings, leaves that at once.
             let m = bodies.motion[b]
-            let v = (m.vx * m.vx + m.vy * m.vy).squareRoot() + abs(m.w) * bodies.outline[b].extent
-            if bodies.slot[b].holdIndex >= 0 || v > linTol { bodies.slot[b].sleepTime = 0 } else { bodies.slot[b].sleepTime += h }
+            let v = (m.vx * m.vx + m.vy * m.vy).squareRoot() + abs(m.w) * extent
+            let dx = pose.x - anchor[b].x, dy = pose.y - anchor[b].y
+            let drift = (dx * dx + dy * dy).squareRoot() + abs(pose.angle - anchor[b].angle) * extent
+            if bodies.slot[b].holdIndex >= 0 || (v > linTol && drift > maxTwitch) {
+                bodies.slot[b].sleepTime = 0
+                anchor[b] = SleepAnchor(x: pose.x, y: pose.y, angle: pose.angle)
+            } else if v <= linTol {
+                bodies.slot[b].sleepTime += h
+            }
         }
         func find(_ x: Int) -> Int {
             var r = x

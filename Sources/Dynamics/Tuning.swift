@@ -22,6 +22,10 @@ public struct Tuning: Sendable {
     public var maxPushoutSpeed: Double { 3 * lengthUnit }
     /// Slower impacts do not bounce, px/s.
     public var restitutionThreshold: Double { 1 * lengthUnit }
+    /// Rolling resistance of circles (Box2D v3's material coefficient): the torque against
+    /// rolling is at most this × radius × normal force. A ball rolling on the floor slows by
+    /// ~1.3 % of gravity (13 px/s² at UIKit's 1); a box rocking on a ball comes to rest.
+    public var rollingResistance = 0.02
     /// A body is still while no point of it moves faster than this, px/s.
     public var sleepLinearSpeed: Double { 0.05 * lengthUnit }
     /// An island sleeps after being still this long.

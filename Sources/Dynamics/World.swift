@@ -107,6 +107,7 @@ public final class DynamicsWorld {
     var islandParent = Storage<Int32>(capacity: 64, fill: -1)
     var islandMin = Storage<Double>(capacity: 64, fill: 0)
     var islandHasAwake = Storage<Bool>(capacity: 64, fill: false)
+    var sleepAnchor = Storage(capacity: 64, fill: SleepAnchor())   // per body
     var sweepBoxes = Storage(capacity: 64, fill: SweepBox(minX: 0, maxX: 0, minY: 0, maxY: 0, body: 0, active: false))
     /// The contact constraints paired into rows for the wide solver (`ContactRows.swift`).
     var rows = Storage<ContactRow>(capacity: 128, fill: ContactRow())
@@ -116,6 +117,8 @@ public final class DynamicsWorld {
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
     var impactWork = ImpactWorklist()
+    var rolling = Storage<RollingConstraint>(capacity: 128, fill: RollingConstraint())
+    var rollingCount = 0
 
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
         referenceBounds = bounds
@@ -130,6 +133,7 @@ public final class DynamicsWorld {
         constraints.release(); points.release(); awakeList.release()
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactWork.release(); sweepBoxes.release()
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
+        rolling.release(); sleepAnchor.release()
     }
 
     // MARK: Items
