@@ -4,9 +4,13 @@
 /// with no constraint, or a second point a manifold lacks, holds no impulse and no point
 /// and changes nothing.
 struct ContactRow {
+    /// The lanes' bodies' slots in `solverBodies` (the still slot 0 for an empty lane).
     var a: (Int32, Int32) = (0, 0), b: (Int32, Int32) = (0, 0)
     /// Which lanes' bodies receive impulses (a static, sleeping or absent body only pushes).
     var movesA: (Bool, Bool) = (false, false), movesB: (Bool, Bool) = (false, false)
+    /// Every lane's body moves or is the still slot: the row stores all four without a test
+    /// (what a lane stores into the still slot is the zero it read).
+    var storesFreely = false
     /// The contact and the constraint of each lane, −1 for an empty lane.
     var contact: (Int32, Int32) = (-1, -1)
     var constraint: (Int32, Int32) = (-1, -1)
@@ -38,14 +42,22 @@ private struct RowBodies {
     var vAx = Wide(), vAy = Wide(), wA = Wide(), vBx = Wide(), vBy = Wide(), wB = Wide()
 
     @inline(__always)
-    init(_ motion: UnsafeMutablePointer<Motion>, _ row: UnsafeMutablePointer<ContactRow>) {
+    init(_ motion: UnsafeMutablePointer<SolverBody>, _ row: UnsafeMutablePointer<ContactRow>) {
         let a0 = Int(row.pointee.a.0), a1 = Int(row.pointee.a.1), b0 = Int(row.pointee.b.0), b1 = Int(row.pointee.b.1)
         vAx = Wide(motion[a0].vx, motion[a1].vx); vAy = Wide(motion[a0].vy, motion[a1].vy); wA = Wide(motion[a0].w, motion[a1].w)
         vBx = Wide(motion[b0].vx, motion[b1].vx); vBy = Wide(motion[b0].vy, motion[b1].vy); wB = Wide(motion[b0].w, motion[b1].w)
     }
 
     @inline(__always)
-    func scatter(_ motion: UnsafeMutablePointer<Motion>, _ row: UnsafeMutablePointer<ContactRow>) {
+    func scatter(_ motion: UnsafeMutablePointer<SolverBody>, _ row: UnsafeMutablePointer<ContactRow>) {
+        if _fastPath(row.pointee.storesFreely) {
+            let a0 = Int(row.pointee.a.0), a1 = Int(row.pointee.a.1), b0 = Int(row.pointee.b.0), b1 = Int(row.pointee.b.1)
+            motion[a0].vx = vAx[0]; motion[a0].vy = vAy[0]; motion[a0].w = wA[0]
+            motion[a1].vx = vAx[1]; motion[a1].vy = vAy[1]; motion[a1].w = wA[1]
+            motion[b0].vx = vBx[0]; motion[b0].vy = vBy[0]; motion[b0].w = wB[0]
+            motion[b1].vx = vBx[1]; motion[b1].vy = vBy[1]; motion[b1].w = wB[1]
+            return
+        }
         if row.pointee.movesA.0 { let a = Int(row.pointee.a.0); motion[a].vx = vAx[0]; motion[a].vy = vAy[0]; motion[a].w = wA[0] }
         if row.pointee.movesA.1 { let a = Int(row.pointee.a.1); motion[a].vx = vAx[1]; motion[a].vy = vAy[1]; motion[a].w = wA[1] }
         if row.pointee.movesB.0 { let b = Int(row.pointee.b.0); motion[b].vx = vBx[0]; motion[b].vy = vBy[0]; motion[b].w = wB[0] }
@@ -184,9 +196,13 @@ extension DynamicsWorld {
         let k0 = cc + first
         let k1 = second >= 0 ? cc + second : k0
         let lane1 = second >= 0
-        r.pointee.a = (k0.pointee.a, k1.pointee.a); r.pointee.b = (k0.pointee.b, k1.pointee.b)
+        r.pointee.a = (k0.pointee.sa, lane1 ? k1.pointee.sa : 0); r.pointee.b = (k0.pointee.sb, lane1 ? k1.pointee.sb : 0)
         r.pointee.movesA = (k0.pointee.movesA, lane1 && k1.pointee.movesA)
         r.pointee.movesB = (k0.pointee.movesB, lane1 && k1.pointee.movesB)
+        @inline(__always) func storesFreely(_ k: UnsafeMutablePointer<ContactConstraint>) -> Bool {
+            (k.pointee.movesA || k.pointee.sa == 0) && (k.pointee.movesB || k.pointee.sb == 0)
+        }
+        r.pointee.storesFreely = storesFreely(k0) && (!lane1 || storesFreely(k1))
         r.pointee.contact = (k0.pointee.contact, lane1 ? k1.pointee.contact : -1)
         r.pointee.constraint = (Int32(first), Int32(second))
         // An empty lane copies lane 0's numbers but has no points: it applies no impulse.
@@ -222,7 +238,9 @@ extension DynamicsWorld {
     }
 
     func warmStartRows() {
-        let motion = bodies.motion.base
+        let motion = solverBodies.base
+        // The still slot holds its zeros again should an impulse have been NaN.
+        defer { motion[0] = SolverBody() }
         for i in 0..<contactRowCount {
             let r = rows.base + i
             var v = RowBodies(motion, r)
@@ -255,7 +273,8 @@ extension DynamicsWorld {
 
     @inline(__always)
     private func solveRowsInline(_ hs: Double, useBias: Bool, flip: Bool) {
-        let motion = bodies.motion.base
+        let motion = solverBodies.base
+        defer { motion[0] = SolverBody() }
         let invH = Wide(repeating: 1 / hs)
         let maxPush = Wide(repeating: -tuning.maxPushoutSpeed)
         let approach = Wide(repeating: -tuning.restitutionThreshold)
@@ -287,7 +306,7 @@ extension DynamicsWorld {
     /// Marks each constraint whose contact is elastic and has a point closing faster than the
     /// restitution threshold; true when there is one.
     func markApproachingContacts() -> Bool {
-        let motion = bodies.motion.base
+        let motion = solverBodies.base
         constraintApproaching.reserve(constraintCount)
         let approaching = constraintApproaching.base
         let approach = Wide(repeating: -tuning.restitutionThreshold)

@@ -116,6 +116,13 @@ public final class DynamicsWorld {
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
     var impactWork = ImpactWorklist()
+    /// The solver's own copy of the bodies it touches during a step (`SolverBody`), slot 0
+    /// the still one; `solverSlot` maps a body to its slot (0 outside the step).
+    var solverBodies = Storage<SolverBody>(capacity: 64, fill: SolverBody())
+    var solverBodyCount = 0
+    var solverSlot = Storage<Int32>(capacity: 64, fill: 0)   // per body
+    /// Bodies given a slot of their own though they do not move (`solverBody(for:)`).
+    var stillMovers: [Int] = []
 
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
         referenceBounds = bounds
@@ -130,6 +137,7 @@ public final class DynamicsWorld {
         constraints.release(); points.release(); awakeList.release()
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactWork.release(); sweepBoxes.release()
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
+        solverBodies.release(); solverSlot.release()
     }
 
     // MARK: Items
