@@ -135,9 +135,35 @@ extension DynamicsWorld {
     /// A partner with as many points as `i` is preferred (a row of one-point manifolds skips
     /// the second point). Colouring would pair more, but reorders the solve, and a stack
     /// converges worse in colour order.
+    ///
+    /// The pairing depends only on each constraint's bodies, which of them move and its point
+    /// count, in order: while those repeat from the step before (a pile at rest), last step's
+    /// pairs are filled again without searching.
     func buildRows() {
         let cc = constraints.base, cp = points.base
         let n = constraintCount
+        pairingKeys.reserve(n)
+        let keys = pairingKeys.base
+        var samePairing = n == pairedConstraintCount
+        for i in 0..<n {
+            let k = cc + i
+            let key = SIMD2(UInt64(UInt32(bitPattern: k.pointee.a)) | UInt64(UInt32(bitPattern: k.pointee.b)) << 32,
+                            UInt64(UInt32(bitPattern: k.pointee.pointCount)) | (k.pointee.movesA ? 1 << 32 : 0) | (k.pointee.movesB ? 1 << 33 : 0))
+            if keys[i] != key { samePairing = false; keys[i] = key }
+        }
+        rows.reserve(n)
+        rowPoints.reserve(2 * n)
+        pairedRows.reserve(n)
+        let pairs = pairedRows.base
+        if samePairing {
+            let rowBase = rows.base, pointBase = rowPoints.base
+            var pointCount = 0
+            for r in 0..<pairedRowCount {
+                fillRow(rowBase + r, cc, cp, Int(pairs[r][0]), Int(pairs[r][1]), pointBase, &pointCount)
+            }
+            contactRowCount = pairedRowCount
+            return
+        }
         constraintPlaced.reserve(n)
         let placed = constraintPlaced.base
         // Per body: the constraint whose partner search last blocked it (plus one); a body is
@@ -148,8 +174,6 @@ extension DynamicsWorld {
             placed[i] = false
             blockedBy[Int(cc[i].a)] = 0; blockedBy[Int(cc[i].b)] = 0
         }
-        rows.reserve(n)
-        rowPoints.reserve(2 * n)
         let rowBase = rows.base, pointBase = rowPoints.base
         let lookAhead = 16
         var next = 0, pointCount = 0
@@ -183,9 +207,11 @@ extension DynamicsWorld {
             if partner < 0 { partner = fallback }
             if partner >= 0 { placed[partner] = true }
             fillRow(rowBase + next, cc, cp, i, partner, pointBase, &pointCount)
+            pairs[next] = SIMD2(Int32(i), Int32(partner))
             next += 1
         }
         contactRowCount = next
+        pairedConstraintCount = n; pairedRowCount = next
     }
 
     /// Fills row `r` with constraints `first` and `second` (−1: an empty lane, which repeats
@@ -241,10 +267,12 @@ extension DynamicsWorld {
         let motion = solverBodies.base
         // The still slot holds its zeros again should an impulse have been NaN.
         defer { motion[0] = SolverBody() }
+        // Read once: the stores into the bodies could otherwise be taken to change them.
+        let rowBase = rows.base, pointBase = rowPoints.base
         for i in 0..<contactRowCount {
-            let r = rows.base + i
+            let r = rowBase + i
             var v = RowBodies(motion, r)
-            let points = rowPoints.base + Int(r.pointee.firstPoint)
+            let points = pointBase + Int(r.pointee.firstPoint)
             let p0 = points[0]
             var normal = p0.normalImpulse, tangent = p0.tangentImpulse
             var turnA = p0.normalImpulse * p0.leverA - p0.tangentImpulse * p0.reachA
@@ -275,11 +303,13 @@ extension DynamicsWorld {
     private func solveRowsInline(_ hs: Double, useBias: Bool, flip: Bool) {
         let motion = solverBodies.base
         defer { motion[0] = SolverBody() }
+        // Read once: the stores into the bodies could otherwise be taken to change them.
+        let rowBase = rows.base, pointBase = rowPoints.base
         let invH = Wide(repeating: 1 / hs)
         let maxPush = Wide(repeating: -tuning.maxPushoutSpeed)
         let approach = Wide(repeating: -tuning.restitutionThreshold)
         for i in 0..<contactRowCount {
-            let r = rows.base + i
+            let r = rowBase + i
             let a0 = Int(r.pointee.a.0), a1 = Int(r.pointee.a.1), b0 = Int(r.pointee.b.0), b1 = Int(r.pointee.b.1)
             let dpAx = Wide(motion[a0].dpx, motion[a1].dpx), dpAy = Wide(motion[a0].dpy, motion[a1].dpy)
             let dpBx = Wide(motion[b0].dpx, motion[b1].dpx), dpBy = Wide(motion[b0].dpy, motion[b1].dpy)
@@ -288,7 +318,7 @@ extension DynamicsWorld {
                                cA: Wide(motion[a0].dqc, motion[a1].dqc), sA: Wide(motion[a0].dqs, motion[a1].dqs),
                                cB: Wide(motion[b0].dqc, motion[b1].dqc), sB: Wide(motion[b0].dqs, motion[b1].dqs),
                                invH: invH, maxPush: maxPush, approach: approach)
-            let points = rowPoints.base + Int(r.pointee.firstPoint)
+            let points = pointBase + Int(r.pointee.firstPoint)
             if !r.pointee.twoPoints {
                 row.normal(points, useBias: useBias)
                 row.tangent(points)
@@ -307,16 +337,17 @@ extension DynamicsWorld {
     /// restitution threshold; true when there is one.
     func markApproachingContacts() -> Bool {
         let motion = solverBodies.base
+        let rowBase = rows.base, pointBase = rowPoints.base
         constraintApproaching.reserve(constraintCount)
         let approaching = constraintApproaching.base
         let approach = Wide(repeating: -tuning.restitutionThreshold)
         var any = false
         for i in 0..<contactRowCount {
-            let r = rows.base + i
+            let r = rowBase + i
             let v = RowBodies(motion, r)
             let nx = r.pointee.nx, ny = r.pointee.ny
             let dvn = (v.vBx - v.vAx) * nx + (v.vBy - v.vAy) * ny
-            let points = rowPoints.base + Int(r.pointee.firstPoint)
+            let points = pointBase + Int(r.pointee.firstPoint)
             var closing = dvn + v.wB * points[0].leverB - v.wA * points[0].leverA .< approach
             if r.pointee.twoPoints {
                 closing = closing .| (dvn + v.wB * points[1].leverB - v.wA * points[1].leverA .< approach)

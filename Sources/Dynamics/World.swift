@@ -114,6 +114,11 @@ public final class DynamicsWorld {
     var rowPoints = Storage<RowPoint>(capacity: 256, fill: RowPoint())
     var pairingBlock = Storage<Int32>(capacity: 64, fill: 0)   // per body
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
+    /// Last step's pairing of constraints into rows (`buildRows`): each constraint's pairing
+    /// key, each row's two constraints; reused while the keys repeat.
+    var pairingKeys = Storage<SIMD2<UInt64>>(capacity: 256, fill: SIMD2())
+    var pairedRows = Storage<SIMD2<Int32>>(capacity: 128, fill: SIMD2())
+    var pairedConstraintCount = -1, pairedRowCount = 0
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
     var impactWork = ImpactWorklist()
     /// The solver's own copy of the bodies it touches during a step (`SolverBody`), slot 0
@@ -137,6 +142,7 @@ public final class DynamicsWorld {
         constraints.release(); points.release(); awakeList.release()
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactWork.release(); sweepBoxes.release()
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
+        pairingKeys.release(); pairedRows.release()
         solverBodies.release(); solverSlot.release()
     }
 
