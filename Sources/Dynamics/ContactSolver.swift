@@ -128,8 +128,10 @@ extension DynamicsWorld {
     }
 
     /// The awake bodies' velocities into slots 1...n of `solverBodies`, at rest in place
-    /// (no motion since the step began yet); slot 0 holds the still body. Every other body
-    /// maps to slot 0 (`solverBody(for:)`).
+    /// (no motion since the step began yet); slot 0 holds the still body, and stands for every
+    /// other body. A body that does not move this step has no velocity (sleep and anchoring
+    /// zero it); should one have some, it gets a slot of its own, which rows store into only
+    /// after testing (`ContactRow.storesFreely`).
     func loadSolverBodies() {
         let n = awakeCount
         solverBodies.reserve(n + 1)
@@ -142,24 +144,15 @@ extension DynamicsWorld {
             state[k + 1] = SolverBody(motion[i])
         }
         solverBodyCount = n + 1
-    }
-
-    /// The solver slot of body `b`: its own when awake, else the still slot 0, unless it has
-    /// a velocity (a body that does not move this step should have none; if it has, it gets a
-    /// slot of its own, which no row stores into without testing).
-    @inline(never)
-    func solverBody(for b: Int) -> Int32 {
-        let own = solverSlot[b]
-        if own != 0 { return own }
-        let m = bodies.motion[b]
-        if m.vx.bitPattern | m.vy.bitPattern | m.w.bitPattern == 0 { return 0 }
-        solverBodies.reserve(solverBodyCount + 1)
-        let s = Int32(solverBodyCount)
-        solverBodies[solverBodyCount] = SolverBody(m)
-        solverBodyCount += 1
-        solverSlot[b] = s
-        stillMovers.append(b)
-        return s
+        for b in 0..<bodies.count where slot[b] == 0 {
+            let m = motion[b]
+            if _fastPath(m.vx.bitPattern | m.vy.bitPattern | m.w.bitPattern == 0) { continue }
+            solverBodies.reserve(solverBodyCount + 1)
+            solverBodies[solverBodyCount] = SolverBody(m)
+            solverSlot[b] = Int32(solverBodyCount)
+            solverBodyCount += 1
+            stillMovers.append(b)
+        }
     }
 
     /// Gravity, pushes and damping into every awake body's velocity, within the speed limits;
@@ -198,14 +191,7 @@ extension DynamicsWorld {
         let staticSoft = Softness(hertz: 2 * min(tuning.contactHertz, 0.25 / hs), dampingRatio: tuning.contactDampingRatio, h: hs)
         var count = 0
         var lever = 0.0, pushSpeed = 0.0
-        let slot = solverSlot.base, motion = bt.motion.base
-        /// `solverBody(for:)` with its usual answers inline.
-        @inline(__always) func solverIndex(_ b: Int) -> Int32 {
-            let own = slot[b]
-            if _fastPath(own != 0) { return own }
-            let m = motion[b]
-            return _fastPath(m.vx.bitPattern | m.vy.bitPattern | m.w.bitPattern == 0) ? 0 : solverBody(for: b)
-        }
+        let slot = solverSlot.base
         for c in 0..<ct.count {
             let contact = ct[c]
             let pc = contact.pointCount
@@ -215,7 +201,7 @@ extension DynamicsWorld {
             if !activeA && !activeB { continue }
             var k = ContactConstraint()
             k.a = Int32(a); k.b = Int32(b); k.contact = Int32(c); k.pointCount = Int32(pc)
-            k.sa = solverIndex(a); k.sb = solverIndex(b)
+            k.sa = slot[a]; k.sb = slot[b]
             k.mA = activeA ? bt.material[a].invMass : 0; k.iA = activeA ? bt.material[a].invI : 0
             k.mB = activeB ? bt.material[b].invMass : 0; k.iB = activeB ? bt.material[b].invI : 0
             // A held item meets others as if no heavier than they are: the finger's drive

@@ -90,7 +90,7 @@ extension DynamicsWorld {
 
     private func setBodies(_ j: inout JointConstraint) {
         let a = j.a, b = j.b
-        j.sa = Int(solverBody(for: a)); j.sb = b >= 0 ? Int(solverBody(for: b)) : 0
+        j.sa = Int(solverSlot[a]); j.sb = b >= 0 ? Int(solverSlot[b]) : 0
         j.cAx = bodies.pose[a].x; j.cAy = bodies.pose[a].y; j.angleA0 = bodies.pose[a].angle
         if isActive(a) { j.mA = bodies.material[a].invMass; j.iA = bodies.material[a].invI }
         if isActive(b) { j.mB = bodies.material[b].invMass; j.iB = bodies.material[b].invI }

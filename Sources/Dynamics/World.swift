@@ -126,7 +126,7 @@ public final class DynamicsWorld {
     var solverBodies = Storage<SolverBody>(capacity: 64, fill: SolverBody())
     var solverBodyCount = 0
     var solverSlot = Storage<Int32>(capacity: 64, fill: 0)   // per body
-    /// Bodies given a slot of their own though they do not move (`solverBody(for:)`).
+    /// Bodies given a slot of their own though they do not move (`loadSolverBodies`).
     var stillMovers: [Int] = []
 
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
