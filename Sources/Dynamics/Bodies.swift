@@ -135,11 +135,25 @@ struct Pose {
     var cosA = 1.0, sinA = 0.0
 }
 
-/// What the contact solver reads and writes for each body: velocity and, during a step, the
-/// motion since the step began (for contact separation).
+/// Velocity. During a step the solver works on its own copy (`SolverBody`).
 struct Motion {
     var vx = 0.0, vy = 0.0, w = 0.0
+}
+
+/// A body as the solver sees it through a step (Box2D v3's solver body state): velocity and
+/// the motion since the step began (for contact separation), in slots of the awake bodies
+/// taken once a step and written back at its end, so that the passes over constraints read
+/// and write one compact array. Slot 0 stands for every body that does not move this step
+/// (static or asleep: still, unturned): a row's lane on such a body stores into it without a
+/// test, and what it stores is the zero it read (an impulse times an inverse mass of 0).
+struct SolverBody {
+    var vx = 0.0, vy = 0.0, w = 0.0
     var dpx = 0.0, dpy = 0.0, dqc = 1.0, dqs = 0.0
+    /// To 64 bytes: a cache line, addressed with a shift.
+    private var unused = 0.0
+
+    init() {}
+    init(_ m: Motion) { vx = m.vx; vy = m.vy; w = m.w }
 }
 
 /// What velocity integration adds: gravity, the external acceleration this step (gravity +

@@ -4,9 +4,13 @@
 /// with no constraint, or a second point a manifold lacks, holds no impulse and no point
 /// and changes nothing.
 struct ContactRow {
+    /// The lanes' bodies' slots in `solverBodies` (the still slot 0 for an empty lane).
     var a: (Int32, Int32) = (0, 0), b: (Int32, Int32) = (0, 0)
     /// Which lanes' bodies receive impulses (a static, sleeping or absent body only pushes).
     var movesA: (Bool, Bool) = (false, false), movesB: (Bool, Bool) = (false, false)
+    /// Every lane's body moves or is the still slot: the row stores all four without a test
+    /// (what a lane stores into the still slot is the zero it read).
+    var storesFreely = false
     /// The contact and the constraint of each lane, −1 for an empty lane.
     var contact: (Int32, Int32) = (-1, -1)
     var constraint: (Int32, Int32) = (-1, -1)
@@ -38,14 +42,22 @@ private struct RowBodies {
     var vAx = Wide(), vAy = Wide(), wA = Wide(), vBx = Wide(), vBy = Wide(), wB = Wide()
 
     @inline(__always)
-    init(_ motion: UnsafeMutablePointer<Motion>, _ row: UnsafeMutablePointer<ContactRow>) {
+    init(_ motion: UnsafeMutablePointer<SolverBody>, _ row: UnsafeMutablePointer<ContactRow>) {
         let a0 = Int(row.pointee.a.0), a1 = Int(row.pointee.a.1), b0 = Int(row.pointee.b.0), b1 = Int(row.pointee.b.1)
         vAx = Wide(motion[a0].vx, motion[a1].vx); vAy = Wide(motion[a0].vy, motion[a1].vy); wA = Wide(motion[a0].w, motion[a1].w)
         vBx = Wide(motion[b0].vx, motion[b1].vx); vBy = Wide(motion[b0].vy, motion[b1].vy); wB = Wide(motion[b0].w, motion[b1].w)
     }
 
     @inline(__always)
-    func scatter(_ motion: UnsafeMutablePointer<Motion>, _ row: UnsafeMutablePointer<ContactRow>) {
+    func scatter(_ motion: UnsafeMutablePointer<SolverBody>, _ row: UnsafeMutablePointer<ContactRow>) {
+        if _fastPath(row.pointee.storesFreely) {
+            let a0 = Int(row.pointee.a.0), a1 = Int(row.pointee.a.1), b0 = Int(row.pointee.b.0), b1 = Int(row.pointee.b.1)
+            motion[a0].vx = vAx[0]; motion[a0].vy = vAy[0]; motion[a0].w = wA[0]
+            motion[a1].vx = vAx[1]; motion[a1].vy = vAy[1]; motion[a1].w = wA[1]
+            motion[b0].vx = vBx[0]; motion[b0].vy = vBy[0]; motion[b0].w = wB[0]
+            motion[b1].vx = vBx[1]; motion[b1].vy = vBy[1]; motion[b1].w = wB[1]
+            return
+        }
         if row.pointee.movesA.0 { let a = Int(row.pointee.a.0); motion[a].vx = vAx[0]; motion[a].vy = vAy[0]; motion[a].w = wA[0] }
         if row.pointee.movesA.1 { let a = Int(row.pointee.a.1); motion[a].vx = vAx[1]; motion[a].vy = vAy[1]; motion[a].w = wA[1] }
         if row.pointee.movesB.0 { let b = Int(row.pointee.b.0); motion[b].vx = vBx[0]; motion[b].vy = vBy[0]; motion[b].w = wB[0] }
@@ -123,9 +135,35 @@ extension DynamicsWorld {
     /// A partner with as many points as `i` is preferred (a row of one-point manifolds skips
     /// the second point). Colouring would pair more, but reorders the solve, and a stack
     /// converges worse in colour order.
+    ///
+    /// The pairing depends only on each constraint's bodies, which of them move and its point
+    /// count, in order: while those repeat from the step before (a pile at rest), last step's
+    /// pairs are filled again without searching.
     func buildRows() {
         let cc = constraints.base, cp = points.base
         let n = constraintCount
+        pairingKeys.reserve(n)
+        let keys = pairingKeys.base
+        var samePairing = n == pairedConstraintCount
+        for i in 0..<n {
+            let k = cc + i
+            let key = SIMD2(UInt64(UInt32(bitPattern: k.pointee.a)) | UInt64(UInt32(bitPattern: k.pointee.b)) << 32,
+                            UInt64(UInt32(bitPattern: k.pointee.pointCount)) | (k.pointee.movesA ? 1 << 32 : 0) | (k.pointee.movesB ? 1 << 33 : 0))
+            if keys[i] != key { samePairing = false; keys[i] = key }
+        }
+        rows.reserve(n)
+        rowPoints.reserve(2 * n)
+        pairedRows.reserve(n)
+        let pairs = pairedRows.base
+        if samePairing {
+            let rowBase = rows.base, pointBase = rowPoints.base
+            var pointCount = 0
+            for r in 0..<pairedRowCount {
+                fillRow(rowBase + r, cc, cp, Int(pairs[r][0]), Int(pairs[r][1]), pointBase, &pointCount)
+            }
+            contactRowCount = pairedRowCount
+            return
+        }
         constraintPlaced.reserve(n)
         let placed = constraintPlaced.base
         // Per body: the constraint whose partner search last blocked it (plus one); a body is
@@ -136,8 +174,6 @@ extension DynamicsWorld {
             placed[i] = false
             blockedBy[Int(cc[i].a)] = 0; blockedBy[Int(cc[i].b)] = 0
         }
-        rows.reserve(n)
-        rowPoints.reserve(2 * n)
         let rowBase = rows.base, pointBase = rowPoints.base
         let lookAhead = 16
         var next = 0, pointCount = 0
@@ -171,9 +207,11 @@ extension DynamicsWorld {
             if partner < 0 { partner = fallback }
             if partner >= 0 { placed[partner] = true }
             fillRow(rowBase + next, cc, cp, i, partner, pointBase, &pointCount)
+            pairs[next] = SIMD2(Int32(i), Int32(partner))
             next += 1
         }
         contactRowCount = next
+        pairedConstraintCount = n; pairedRowCount = next
     }
 
     /// Fills row `r` with constraints `first` and `second` (−1: an empty lane, which repeats
@@ -184,9 +222,13 @@ extension DynamicsWorld {
         let k0 = cc + first
         let k1 = second >= 0 ? cc + second : k0
         let lane1 = second >= 0
-        r.pointee.a = (k0.pointee.a, k1.pointee.a); r.pointee.b = (k0.pointee.b, k1.pointee.b)
+        r.pointee.a = (k0.pointee.sa, lane1 ? k1.pointee.sa : 0); r.pointee.b = (k0.pointee.sb, lane1 ? k1.pointee.sb : 0)
         r.pointee.movesA = (k0.pointee.movesA, lane1 && k1.pointee.movesA)
         r.pointee.movesB = (k0.pointee.movesB, lane1 && k1.pointee.movesB)
+        @inline(__always) func storesFreely(_ k: UnsafeMutablePointer<ContactConstraint>) -> Bool {
+            (k.pointee.movesA || k.pointee.sa == 0) && (k.pointee.movesB || k.pointee.sb == 0)
+        }
+        r.pointee.storesFreely = storesFreely(k0) && (!lane1 || storesFreely(k1))
         r.pointee.contact = (k0.pointee.contact, lane1 ? k1.pointee.contact : -1)
         r.pointee.constraint = (Int32(first), Int32(second))
         // An empty lane copies lane 0's numbers but has no points: it applies no impulse.
@@ -222,11 +264,15 @@ extension DynamicsWorld {
     }
 
     func warmStartRows() {
-        let motion = bodies.motion.base
+        let motion = solverBodies.base
+        // The still slot holds its zeros again should an impulse have been NaN.
+        defer { motion[0] = SolverBody() }
+        // Read once: the stores into the bodies could otherwise be taken to change them.
+        let rowBase = rows.base, pointBase = rowPoints.base
         for i in 0..<contactRowCount {
-            let r = rows.base + i
+            let r = rowBase + i
             var v = RowBodies(motion, r)
-            let points = rowPoints.base + Int(r.pointee.firstPoint)
+            let points = pointBase + Int(r.pointee.firstPoint)
             let p0 = points[0]
             var normal = p0.normalImpulse, tangent = p0.tangentImpulse
             var turnA = p0.normalImpulse * p0.leverA - p0.tangentImpulse * p0.reachA
@@ -255,12 +301,15 @@ extension DynamicsWorld {
 
     @inline(__always)
     private func solveRowsInline(_ hs: Double, useBias: Bool, flip: Bool) {
-        let motion = bodies.motion.base
+        let motion = solverBodies.base
+        defer { motion[0] = SolverBody() }
+        // Read once: the stores into the bodies could otherwise be taken to change them.
+        let rowBase = rows.base, pointBase = rowPoints.base
         let invH = Wide(repeating: 1 / hs)
         let maxPush = Wide(repeating: -tuning.maxPushoutSpeed)
         let approach = Wide(repeating: -tuning.restitutionThreshold)
         for i in 0..<contactRowCount {
-            let r = rows.base + i
+            let r = rowBase + i
             let a0 = Int(r.pointee.a.0), a1 = Int(r.pointee.a.1), b0 = Int(r.pointee.b.0), b1 = Int(r.pointee.b.1)
             let dpAx = Wide(motion[a0].dpx, motion[a1].dpx), dpAy = Wide(motion[a0].dpy, motion[a1].dpy)
             let dpBx = Wide(motion[b0].dpx, motion[b1].dpx), dpBy = Wide(motion[b0].dpy, motion[b1].dpy)
@@ -269,7 +318,7 @@ extension DynamicsWorld {
                                cA: Wide(motion[a0].dqc, motion[a1].dqc), sA: Wide(motion[a0].dqs, motion[a1].dqs),
                                cB: Wide(motion[b0].dqc, motion[b1].dqc), sB: Wide(motion[b0].dqs, motion[b1].dqs),
                                invH: invH, maxPush: maxPush, approach: approach)
-            let points = rowPoints.base + Int(r.pointee.firstPoint)
+            let points = pointBase + Int(r.pointee.firstPoint)
             if !r.pointee.twoPoints {
                 row.normal(points, useBias: useBias)
                 row.tangent(points)
@@ -287,17 +336,18 @@ extension DynamicsWorld {
     /// Marks each constraint whose contact is elastic and has a point closing faster than the
     /// restitution threshold; true when there is one.
     func markApproachingContacts() -> Bool {
-        let motion = bodies.motion.base
+        let motion = solverBodies.base
+        let rowBase = rows.base, pointBase = rowPoints.base
         constraintApproaching.reserve(constraintCount)
         let approaching = constraintApproaching.base
         let approach = Wide(repeating: -tuning.restitutionThreshold)
         var any = false
         for i in 0..<contactRowCount {
-            let r = rows.base + i
+            let r = rowBase + i
             let v = RowBodies(motion, r)
             let nx = r.pointee.nx, ny = r.pointee.ny
             let dvn = (v.vBx - v.vAx) * nx + (v.vBy - v.vAy) * ny
-            let points = rowPoints.base + Int(r.pointee.firstPoint)
+            let points = pointBase + Int(r.pointee.firstPoint)
             var closing = dvn + v.wB * points[0].leverB - v.wA * points[0].leverA .< approach
             if r.pointee.twoPoints {
                 closing = closing .| (dvn + v.wB * points[1].leverB - v.wA * points[1].leverA .< approach)

@@ -31,6 +31,8 @@ struct ImpactWorklist {
 
 struct ContactConstraint {
     var a: Int32 = 0, b: Int32 = 0, contact: Int32 = 0, pointCount: Int32 = 0
+    /// The bodies' slots in `solverBodies`.
+    var sa: Int32 = 0, sb: Int32 = 0
     var mA = 0.0, iA = 0.0, mB = 0.0, iB = 0.0
     var nx = 0.0, ny = 0.0
     var friction = 0.0, restitution = 0.0
@@ -67,18 +69,19 @@ func currentSeparation(_ p: UnsafeMutablePointer<ConstraintPoint>, _ shiftAlongN
 extension DynamicsWorld {
     func solve(_ h: Double) {
         let hs = h / Double(substeps)
+        loadSolverBodies()
         prepareContacts(hs)
         buildRows()
         prepareRolling()
         prepareJoints(h, hs)
         let bt = bodies
         let list = awakeList, n = awakeCount
+        let state = solverBodies.base
         let maxSpeed = tuning.maxLinearSpeed, maxRotation = tuning.maxRotationPerSubstep / hs
         // Most items have no damping: then velocity integration skips two multiplications.
         var damped = false
         for b in 0..<n {
             let i = Int(list[b])
-            bt.motion[i].dpx = 0; bt.motion[i].dpy = 0; bt.motion[i].dqc = 1; bt.motion[i].dqs = 0
             if bt.forces[i].linearDamping != 0 || bt.forces[i].angularDamping != 0 { damped = true }
         }
         let threshold = tuning.restitutionThreshold
@@ -98,15 +101,15 @@ extension DynamicsWorld {
             // Positions.
             for k in 0..<n {
                 let i = Int(list[k])
-                let m = bt.motion[i]
-                let vx = m.vx, vy = m.vy, w = m.w
+                let m = state + (k + 1)
+                let vx = m.pointee.vx, vy = m.pointee.vy, w = m.pointee.w
                 bt.pose[i].x += hs * vx; bt.pose[i].y += hs * vy
-                bt.motion[i].dpx += hs * vx; bt.motion[i].dpy += hs * vy
+                m.pointee.dpx += hs * vx; m.pointee.dpy += hs * vy
                 bt.pose[i].angle += hs * w
-                let c = m.dqc, s = m.dqs
+                let c = m.pointee.dqc, s = m.pointee.dqs
                 let c2 = c - hs * w * s, s2 = s + hs * w * c
                 let inv = 1 / (c2 * c2 + s2 * s2).squareRoot()
-                bt.motion[i].dqc = c2 * inv; bt.motion[i].dqs = s2 * inv
+                m.pointee.dqc = c2 * inv; m.pointee.dqs = s2 * inv
             }
             solveJoints(hs, remaining: Double(substeps - sub) * hs, useBias: false)
             // Rolling resistance before the rows, so that the contacts have the last word.
@@ -115,10 +118,43 @@ extension DynamicsWorld {
         }
         storeRowImpulses()
         storeJointImpulses()
+        let slot = solverSlot.base
         for k in 0..<n {
             let i = Int(list[k])
             (bt.pose[i].sinA, bt.pose[i].cosA) = portableSinCos(bt.pose[i].angle)
-            bt.motion[i].dpx = 0; bt.motion[i].dpy = 0; bt.motion[i].dqc = 1; bt.motion[i].dqs = 0
+            let m = state + (k + 1)
+            bt.motion[i].vx = m.pointee.vx; bt.motion[i].vy = m.pointee.vy; bt.motion[i].w = m.pointee.w
+            slot[i] = 0
+        }
+        for b in stillMovers { slot[b] = 0 }
+        stillMovers.removeAll(keepingCapacity: true)
+    }
+
+    /// The awake bodies' velocities into slots 1...n of `solverBodies`, at rest in place
+    /// (no motion since the step began yet); slot 0 holds the still body, and stands for every
+    /// other body. A body that does not move this step has no velocity (sleep and anchoring
+    /// zero it); should one have some, it gets a slot of its own, which rows store into only
+    /// after testing (`ContactRow.storesFreely`).
+    func loadSolverBodies() {
+        let n = awakeCount
+        solverBodies.reserve(n + 1)
+        solverSlot.reserve(bodies.count)
+        let state = solverBodies.base, slot = solverSlot.base, list = awakeList.base, motion = bodies.motion.base
+        state[0] = SolverBody()
+        for k in 0..<n {
+            let i = Int(list[k])
+            slot[i] = Int32(k + 1)
+            state[k + 1] = SolverBody(motion[i])
+        }
+        solverBodyCount = n + 1
+        for b in 0..<bodies.count where slot[b] == 0 {
+            let m = motion[b]
+            if _fastPath(m.vx.bitPattern | m.vy.bitPattern | m.w.bitPattern == 0) { continue }
+            solverBodies.reserve(solverBodyCount + 1)
+            solverBodies[solverBodyCount] = SolverBody(m)
+            solverSlot[b] = Int32(solverBodyCount)
+            solverBodyCount += 1
+            stillMovers.append(b)
         }
     }
 
@@ -127,11 +163,11 @@ extension DynamicsWorld {
     @inline(__always)
     private func integrateVelocities(_ hs: Double, damped: Bool, _ maxSpeed: Double, _ maxRotation: Double) -> (Double, Double) {
         let list = awakeList.base, n = awakeCount
-        let motion = bodies.motion.base, forces = bodies.forces.base, material = bodies.material.base
+        let state = solverBodies.base, forces = bodies.forces.base, material = bodies.material.base
         var fastest = 0.0, spin = 0.0
         for k in 0..<n {
             let i = Int(list[k])
-            let f = forces + i, m = motion + i
+            let f = forces + i, m = state + (k + 1)
             var vx = m.pointee.vx + hs * f.pointee.ax, vy = m.pointee.vy + hs * f.pointee.ay
             var w = m.pointee.w + hs * f.pointee.alpha
             if damped {
@@ -158,6 +194,7 @@ extension DynamicsWorld {
         let staticSoft = Softness(hertz: 2 * min(tuning.contactHertz, 0.25 / hs), dampingRatio: tuning.contactDampingRatio, h: hs)
         var count = 0
         var lever = 0.0, pushSpeed = 0.0
+        let slot = solverSlot.base
         for c in 0..<ct.count {
             let contact = ct[c]
             let pc = contact.pointCount
@@ -167,6 +204,7 @@ extension DynamicsWorld {
             if !activeA && !activeB { continue }
             var k = ContactConstraint()
             k.a = Int32(a); k.b = Int32(b); k.contact = Int32(c); k.pointCount = Int32(pc)
+            k.sa = slot[a]; k.sb = slot[b]
             k.mA = activeA ? bt.material[a].invMass : 0; k.iA = activeA ? bt.material[a].invI : 0
             k.mB = activeB ? bt.material[b].invMass : 0; k.iB = activeB ? bt.material[b].invI : 0
             // A held item meets others as if no heavier than they are: the finger's drive
@@ -229,7 +267,7 @@ extension DynamicsWorld {
     /// only those, in constraint order, instead of testing every constraint.
     func resolveImpacts(_ hs: Double) {
         let cc = constraints.base, cp = points.base, bt = bodies
-        let motion = bt.motion.base
+        let motion = solverBodies.base
         let threshold = tuning.restitutionThreshold
         // Two points meeting within this much of each other land together (a face at most a
         // slop off flat), as Box2D's manifold treats points within the slop as touching.
@@ -238,6 +276,8 @@ extension DynamicsWorld {
         // threshold (a pile at rest: none); the first pass looks at those only, and at the
         // contacts an impulse of this pass has changed.
         guard markApproachingContacts() else { return }
+        // The still slot holds its zeros again should an impulse have been NaN.
+        defer { motion[0] = SolverBody() }
         let approaching = constraintApproaching.base
         let n = constraintCount
         if !impactWork.isBuilt { impactWork.build(cc, n, bodies: bt.count) }
@@ -261,8 +301,8 @@ extension DynamicsWorld {
         @inline(__always)
         func impact(_ k: UnsafeMutablePointer<ContactConstraint>, _ p: UnsafeMutablePointer<ConstraintPoint>)
             -> (vn: Double, meet: Double, target: Double, shift: Double) {
-            let a = Int(k.pointee.a), b = Int(k.pointee.b), nx = k.pointee.nx, ny = k.pointee.ny
-            let mA = motion[a], mB = motion[b]
+            let nx = k.pointee.nx, ny = k.pointee.ny
+            let mA = motion[Int(k.pointee.sa)], mB = motion[Int(k.pointee.sb)]
             let vn = (mB.vx - mA.vx) * nx + (mB.vy - mA.vy) * ny + mB.w * p.pointee.leverB - mA.w * p.pointee.leverA
             if vn > -threshold { return (vn, 0, 0, 0) }
             let shiftAlongNormal = (mB.dpx - mA.dpx) * nx + (mB.dpy - mA.dpy) * ny
@@ -273,7 +313,7 @@ extension DynamicsWorld {
             guard immovableA != immovableB && s > 0 else { return (vn, s + vn * hs, e * u, 0) }
             // Time of impact inside the substep, with the external acceleration along the
             // normal: bounce exactly as the continuous motion would.
-            let mover = immovableA ? b : a
+            let mover = Int(immovableA ? k.pointee.b : k.pointee.a)
             let sign = immovableA ? 1.0 : -1.0
             let f = bt.forces[mover]
             let an = sign * (f.ax * nx + f.ay * ny)
@@ -290,20 +330,21 @@ extension DynamicsWorld {
         func apply(_ k: UnsafeMutablePointer<ContactConstraint>, _ p: UnsafeMutablePointer<ConstraintPoint>,
                    _ l0: Double, _ l1: Double, shift: Double) {
             let a = Int(k.pointee.a), b = Int(k.pointee.b), nx = k.pointee.nx, ny = k.pointee.ny
+            let sa = Int(k.pointee.sa), sb = Int(k.pointee.sb)
             let mA = k.pointee.mA, iA = k.pointee.iA, mB = k.pointee.mB, iB = k.pointee.iB
             for j in 0..<2 {
                 let impulse = j == 0 ? l0 : l1
                 if impulse == 0 { continue }
                 let Px = impulse * nx, Py = impulse * ny
-                motion[a].vx -= mA * Px; motion[a].vy -= mA * Py; motion[a].w -= iA * impulse * p[j].leverA
-                motion[b].vx += mB * Px; motion[b].vy += mB * Py; motion[b].w += iB * impulse * p[j].leverB
+                motion[sa].vx -= mA * Px; motion[sa].vy -= mA * Py; motion[sa].w -= iA * impulse * p[j].leverA
+                motion[sb].vx += mB * Px; motion[sb].vy += mB * Py; motion[sb].w += iB * impulse * p[j].leverB
             }
             if shift != 0 {
                 let immovableA = !k.pointee.movesA
-                let mover = immovableA ? b : a
+                let mover = immovableA ? b : a, moverSlot = immovableA ? sb : sa
                 let sign = immovableA ? 1.0 : -1.0
                 bt.pose[mover].x += sign * shift * nx; bt.pose[mover].y += sign * shift * ny
-                motion[mover].dpx += sign * shift * nx; motion[mover].dpy += sign * shift * ny
+                motion[moverSlot].dpx += sign * shift * nx; motion[moverSlot].dpy += sign * shift * ny
             }
             // Every constraint of the two bodies is looked at in the next pass, and the later
             // ones in this pass as well.

@@ -6,6 +6,8 @@ struct JointConstraint {
     enum Kind { case distance, snap, hold }
     var kind: Kind
     var a: Int, b: Int = -1
+    /// The bodies' slots in `solverBodies` (0 for b < 0).
+    var sa = 0, sb = 0
     var owner: DynamicBehavior?
     var holdIndex = -1
     // Offsets from the centres in world orientation at the step start.
@@ -88,6 +90,7 @@ extension DynamicsWorld {
 
     private func setBodies(_ j: inout JointConstraint) {
         let a = j.a, b = j.b
+        j.sa = Int(solverSlot[a]); j.sb = b >= 0 ? Int(solverSlot[b]) : 0
         j.cAx = bodies.pose[a].x; j.cAy = bodies.pose[a].y; j.angleA0 = bodies.pose[a].angle
         if isActive(a) { j.mA = bodies.material[a].invMass; j.iA = bodies.material[a].invI }
         if isActive(b) { j.mB = bodies.material[b].invMass; j.iB = bodies.material[b].invI }
@@ -96,34 +99,34 @@ extension DynamicsWorld {
     /// Current anchor offsets (rotated by the motion since the step began).
     @inline(__always)
     private func currentArms(_ j: JointConstraint) -> (Double, Double, Double, Double) {
-        let a = j.a, b = j.b
-        let c = bodies.motion[a].dqc, s = bodies.motion[a].dqs
+        let b = j.b
+        let c = solverBodies[j.sa].dqc, s = solverBodies[j.sa].dqs
         let rAx = c * j.rAx - s * j.rAy, rAy = s * j.rAx + c * j.rAy
         var rBx = j.rBx, rBy = j.rBy
-        if b >= 0 { let cb = bodies.motion[b].dqc, sb = bodies.motion[b].dqs; rBx = cb * j.rBx - sb * j.rBy; rBy = sb * j.rBx + cb * j.rBy }
+        if b >= 0 { let cb = solverBodies[j.sb].dqc, sb = solverBodies[j.sb].dqs; rBx = cb * j.rBx - sb * j.rBy; rBy = sb * j.rBx + cb * j.rBy }
         return (rAx, rAy, rBx, rBy)
     }
 
     @inline(__always)
     private func applyLinear(_ j: JointConstraint, _ Px: Double, _ Py: Double, _ rAx: Double, _ rAy: Double, _ rBx: Double, _ rBy: Double) {
-        let a = j.a, b = j.b
+        let b = j.b
         if j.mA > 0 || j.iA > 0 {
-            bodies.motion[a].vx -= j.mA * Px; bodies.motion[a].vy -= j.mA * Py
-            bodies.motion[a].w -= j.iA * (rAx * Py - rAy * Px)
+            solverBodies[j.sa].vx -= j.mA * Px; solverBodies[j.sa].vy -= j.mA * Py
+            solverBodies[j.sa].w -= j.iA * (rAx * Py - rAy * Px)
         }
         if b >= 0 && (j.mB > 0 || j.iB > 0) {
-            bodies.motion[b].vx += j.mB * Px; bodies.motion[b].vy += j.mB * Py
-            bodies.motion[b].w += j.iB * (rBx * Py - rBy * Px)
+            solverBodies[j.sb].vx += j.mB * Px; solverBodies[j.sb].vy += j.mB * Py
+            solverBodies[j.sb].w += j.iB * (rBx * Py - rBy * Px)
         }
     }
 
     /// Vector from anchor A to anchor B now.
     @inline(__always)
     private func separation(_ j: JointConstraint, _ arms: (Double, Double, Double, Double)) -> (Double, Double) {
-        let a = j.a, b = j.b
+        let b = j.b
         var bx = j.cBx + arms.2, by = j.cBy + arms.3
-        if b >= 0 { bx += bodies.motion[b].dpx; by += bodies.motion[b].dpy }
-        let ax = j.cAx + bodies.motion[a].dpx + arms.0, ay = j.cAy + bodies.motion[a].dpy + arms.1
+        if b >= 0 { bx += solverBodies[j.sb].dpx; by += solverBodies[j.sb].dpy }
+        let ax = j.cAx + solverBodies[j.sa].dpx + arms.0, ay = j.cAy + solverBodies[j.sa].dpy + arms.1
         return (bx - ax, by - ay)
     }
 
@@ -138,7 +141,7 @@ extension DynamicsWorld {
                 applyLinear(j, j.impulse * dx / l, j.impulse * dy / l, arms.0, arms.1, arms.2, arms.3)
             case .snap:
                 applyLinear(j, -j.impulseX, -j.impulseY, 0, 0, 0, 0)
-                if j.hasAngle { bodies.motion[j.a].w += j.iA * j.angularImpulse }
+                if j.hasAngle { solverBodies[j.sa].w += j.iA * j.angularImpulse }
             case .hold:
                 break
             }
@@ -163,9 +166,9 @@ extension DynamicsWorld {
         guard l > 1e-9 else { return }
         let ux = dx / l, uy = dy / l
         let (rAx, rAy, rBx, rBy) = arms
-        let a = j.a, b = j.b
-        var dvx = -(bodies.motion[a].vx - bodies.motion[a].w * rAy), dvy = -(bodies.motion[a].vy + bodies.motion[a].w * rAx)
-        if b >= 0 { dvx += bodies.motion[b].vx - bodies.motion[b].w * rBy; dvy += bodies.motion[b].vy + bodies.motion[b].w * rBx }
+        let b = j.b
+        var dvx = -(solverBodies[j.sa].vx - solverBodies[j.sa].w * rAy), dvy = -(solverBodies[j.sa].vy + solverBodies[j.sa].w * rAx)
+        if b >= 0 { dvx += solverBodies[j.sb].vx - solverBodies[j.sb].w * rBy; dvy += solverBodies[j.sb].vy + solverBodies[j.sb].w * rBx }
         let cdot = dvx * ux + dvy * uy
         let crA = rAx * uy - rAy * ux, crB = rBx * uy - rBy * ux
         let k = j.mA + j.mB + j.iA * crA * crA + j.iB * crB * crB
@@ -183,46 +186,44 @@ extension DynamicsWorld {
 
     private func solveSnap(_ index: Int) {
         let j = joints[index]
-        let a = j.a
         guard j.mA > 0 else { return }
-        let cx = j.cAx + bodies.motion[a].dpx - j.cBx, cy = j.cAy + bodies.motion[a].dpy - j.cBy
+        let cx = j.cAx + solverBodies[j.sa].dpx - j.cBx, cy = j.cAy + solverBodies[j.sa].dpy - j.cBy
         let m = 1 / j.mA
-        let ix = -j.soft.massScale * m * (bodies.motion[a].vx + j.soft.biasRate * cx) - j.soft.impulseScale * j.impulseX
-        let iy = -j.soft.massScale * m * (bodies.motion[a].vy + j.soft.biasRate * cy) - j.soft.impulseScale * j.impulseY
+        let ix = -j.soft.massScale * m * (solverBodies[j.sa].vx + j.soft.biasRate * cx) - j.soft.impulseScale * j.impulseX
+        let iy = -j.soft.massScale * m * (solverBodies[j.sa].vy + j.soft.biasRate * cy) - j.soft.impulseScale * j.impulseY
         joints[index].impulseX += ix; joints[index].impulseY += iy
-        bodies.motion[a].vx += j.mA * ix; bodies.motion[a].vy += j.mA * iy
+        solverBodies[j.sa].vx += j.mA * ix; solverBodies[j.sa].vy += j.mA * iy
         if j.hasAngle && j.iA > 0 {
-            let angle = j.angleA0 + atan2d(bodies.motion[a].dqs, bodies.motion[a].dqc)
+            let angle = j.angleA0 + atan2d(solverBodies[j.sa].dqs, solverBodies[j.sa].dqc)
             let ca = angle - j.targetAngle
             let ia = 1 / j.iA
-            let imp = -j.soft.massScale * ia * (bodies.motion[a].w + j.soft.biasRate * ca) - j.soft.impulseScale * j.angularImpulse
+            let imp = -j.soft.massScale * ia * (solverBodies[j.sa].w + j.soft.biasRate * ca) - j.soft.impulseScale * j.angularImpulse
             joints[index].angularImpulse += imp
-            bodies.motion[a].w += j.iA * imp
+            solverBodies[j.sa].w += j.iA * imp
         }
     }
 
     private func solveHold(_ index: Int, remaining: Double) {
         let j = joints[index]
-        let a = j.a
         guard j.mA > 0 else { return }
         // Velocity that reaches the target by the end of the step, bounded.
-        var tx = (j.cBx - (j.cAx + bodies.motion[a].dpx)) / remaining
-        var ty = (j.cBy - (j.cAy + bodies.motion[a].dpy)) / remaining
+        var tx = (j.cBx - (j.cAx + solverBodies[j.sa].dpx)) / remaining
+        var ty = (j.cBy - (j.cAy + solverBodies[j.sa].dpy)) / remaining
         let speed = (tx * tx + ty * ty).squareRoot()
         if speed > tuning.maxHeldSpeed { tx *= tuning.maxHeldSpeed / speed; ty *= tuning.maxHeldSpeed / speed }
         let m = 1 / j.mA
-        var nx = j.impulseX + m * (tx - bodies.motion[a].vx), ny = j.impulseY + m * (ty - bodies.motion[a].vy)
+        var nx = j.impulseX + m * (tx - solverBodies[j.sa].vx), ny = j.impulseY + m * (ty - solverBodies[j.sa].vy)
         let total = (nx * nx + ny * ny).squareRoot()
         if total > j.maxImpulse { nx *= j.maxImpulse / total; ny *= j.maxImpulse / total }
-        bodies.motion[a].vx += j.mA * (nx - j.impulseX); bodies.motion[a].vy += j.mA * (ny - j.impulseY)
+        solverBodies[j.sa].vx += j.mA * (nx - j.impulseX); solverBodies[j.sa].vy += j.mA * (ny - j.impulseY)
         joints[index].impulseX = nx; joints[index].impulseY = ny
         if j.hasAngle && j.iA > 0 {
-            let angle = j.angleA0 + atan2d(bodies.motion[a].dqs, bodies.motion[a].dqc)
+            let angle = j.angleA0 + atan2d(solverBodies[j.sa].dqs, solverBodies[j.sa].dqc)
             var wt = (j.targetAngle - angle) / remaining
             wt = min(max(wt, -tuning.maxHeldAngularSpeed), tuning.maxHeldAngularSpeed)
             let ia = 1 / j.iA
-            let na = min(max(j.angularImpulse + ia * (wt - bodies.motion[a].w), -j.maxAngularImpulse), j.maxAngularImpulse)
-            bodies.motion[a].w += j.iA * (na - j.angularImpulse)
+            let na = min(max(j.angularImpulse + ia * (wt - solverBodies[j.sa].w), -j.maxAngularImpulse), j.maxAngularImpulse)
+            solverBodies[j.sa].w += j.iA * (na - j.angularImpulse)
             joints[index].angularImpulse = na
         }
     }

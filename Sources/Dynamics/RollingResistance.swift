@@ -4,7 +4,8 @@
 /// box balanced on a ball, or wedged by friction between a ball and a wall, rocks for ever
 /// instead of coming to rest (and its pile never sleeps).
 struct RollingConstraint {
-    var a: Int32 = 0, b: Int32 = 0
+    /// The two bodies' solver slots (slot 0, the still body, has iA or iB 0 and is not changed).
+    var sa: Int32 = 0, sb: Int32 = 0
     var iA = 0.0, iB = 0.0
     /// 1 / (iA + iB): the angular impulse that stops the relative spin.
     var mass = 0.0
@@ -34,7 +35,7 @@ extension DynamicsWorld {
             var normalImpulse = cp[2 * i].normalImpulse
             if k.pointee.pointCount > 1 { normalImpulse += cp[2 * i + 1].normalImpulse }
             if normalImpulse <= 0 { continue }
-            rows[count] = RollingConstraint(a: k.pointee.a, b: k.pointee.b, iA: k.pointee.iA, iB: k.pointee.iB,
+            rows[count] = RollingConstraint(sa: k.pointee.sa, sb: k.pointee.sb, iA: k.pointee.iA, iB: k.pointee.iB,
                                             mass: 1 / spinInverse, limit: coefficient * radius * normalImpulse)
             count += 1
         }
@@ -45,10 +46,10 @@ extension DynamicsWorld {
     /// (solving it in every pass, warm-started, settled piles no better and cost ~14 % of the
     /// step in kiosk500).
     func solveRolling() {
-        let motion = bodies.motion.base, rows = rolling.base
+        let motion = solverBodies.base, rows = rolling.base
         for i in 0..<rollingCount {
             let r = rows + i
-            let a = Int(r.pointee.a), b = Int(r.pointee.b)
+            let a = Int(r.pointee.sa), b = Int(r.pointee.sb)
             let limit = r.pointee.limit
             var impulse = -r.pointee.mass * (motion[b].w - motion[a].w)
             if impulse > limit { impulse = limit } else if impulse < -limit { impulse = -limit }

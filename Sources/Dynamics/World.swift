@@ -115,10 +115,22 @@ public final class DynamicsWorld {
     var rowPoints = Storage<RowPoint>(capacity: 256, fill: RowPoint())
     var pairingBlock = Storage<Int32>(capacity: 64, fill: 0)   // per body
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
+    /// Last step's pairing of constraints into rows (`buildRows`): each constraint's pairing
+    /// key, each row's two constraints; reused while the keys repeat.
+    var pairingKeys = Storage<SIMD2<UInt64>>(capacity: 256, fill: SIMD2())
+    var pairedRows = Storage<SIMD2<Int32>>(capacity: 128, fill: SIMD2())
+    var pairedConstraintCount = -1, pairedRowCount = 0
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
     var impactWork = ImpactWorklist()
     var rolling = Storage<RollingConstraint>(capacity: 128, fill: RollingConstraint())
     var rollingCount = 0
+    /// The solver's own copy of the bodies it touches during a step (`SolverBody`), slot 0
+    /// the still one; `solverSlot` maps a body to its slot (0 outside the step).
+    var solverBodies = Storage<SolverBody>(capacity: 64, fill: SolverBody())
+    var solverBodyCount = 0
+    var solverSlot = Storage<Int32>(capacity: 64, fill: 0)   // per body
+    /// Bodies given a slot of their own though they do not move (`loadSolverBodies`).
+    var stillMovers: [Int] = []
 
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
         referenceBounds = bounds
@@ -134,6 +146,8 @@ public final class DynamicsWorld {
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactWork.release(); sweepBoxes.release()
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
         rolling.release(); sleepAnchor.release()
+        pairingKeys.release(); pairedRows.release()
+        solverBodies.release(); solverSlot.release()
     }
 
     // MARK: Items
