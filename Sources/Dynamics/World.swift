@@ -126,6 +126,7 @@ public final class DynamicsWorld {
     var solverBodies = Storage<SolverBody>(capacity: 64, fill: SolverBody())
     var solverBodyCount = 0
     var solverSlot = Storage<Int32>(capacity: 64, fill: 0)   // per body
+    var solverGains = Storage<SolverGain>(capacity: 64, fill: SolverGain())
     /// Bodies given a slot of their own though they do not move (`loadSolverBodies`).
     var stillMovers: [Int] = []
 
@@ -143,7 +144,7 @@ public final class DynamicsWorld {
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactWork.release(); sweepBoxes.release()
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
         pairingKeys.release(); pairedRows.release()
-        solverBodies.release(); solverSlot.release()
+        solverBodies.release(); solverSlot.release(); solverGains.release()
     }
 
     // MARK: Items
