@@ -156,6 +156,13 @@ struct SolverBody {
     init(_ m: Motion) { vx = m.vx; vy = m.vy; w = m.w }
 }
 
+/// What a substep's velocity integration adds to a solver body (the external acceleration
+/// times the substep, the same products each substep), and whether it may turn.
+struct SolverGain {
+    var vx = 0.0, vy = 0.0, w = 0.0
+    var turns = false
+}
+
 /// What velocity integration adds: gravity, the external acceleration this step (gravity +
 /// continuous pushes, px/s²) and damping.
 struct Forces {

@@ -80,9 +80,13 @@ extension DynamicsWorld {
         let maxSpeed = tuning.maxLinearSpeed, maxRotation = tuning.maxRotationPerSubstep / hs
         // Most items have no damping: then velocity integration skips two multiplications.
         var damped = false
+        solverGains.reserve(n + 1)
+        let gains = solverGains.base
         for b in 0..<n {
             let i = Int(list[b])
-            if bt.forces[i].linearDamping != 0 || bt.forces[i].angularDamping != 0 { damped = true }
+            let f = bt.forces[i]
+            if f.linearDamping != 0 || f.angularDamping != 0 { damped = true }
+            gains[b + 1] = SolverGain(vx: hs * f.ax, vy: hs * f.ay, w: hs * f.alpha, turns: bt.material[i].invI != 0)
         }
         let threshold = tuning.restitutionThreshold
         for sub in 0..<substeps {
@@ -163,21 +167,21 @@ extension DynamicsWorld {
     @inline(__always)
     private func integrateVelocities(_ hs: Double, damped: Bool, _ maxSpeed: Double, _ maxRotation: Double) -> (Double, Double) {
         let list = awakeList.base, n = awakeCount
-        let state = solverBodies.base, forces = bodies.forces.base, material = bodies.material.base
+        let state = solverBodies.base, gains = solverGains.base, forces = bodies.forces.base
         var fastest = 0.0, spin = 0.0
         for k in 0..<n {
-            let i = Int(list[k])
-            let f = forces + i, m = state + (k + 1)
-            var vx = m.pointee.vx + hs * f.pointee.ax, vy = m.pointee.vy + hs * f.pointee.ay
-            var w = m.pointee.w + hs * f.pointee.alpha
+            let m = state + (k + 1), g = gains + (k + 1)
+            var vx = m.pointee.vx + g.pointee.vx, vy = m.pointee.vy + g.pointee.vy
+            var w = m.pointee.w + g.pointee.w
             if damped {
+                let f = forces + Int(list[k])
                 let ld = f.pointee.linearDamping == 0 ? 1 : 1 / (1 + hs * f.pointee.linearDamping)
                 let ad = f.pointee.angularDamping == 0 ? 1 : 1 / (1 + hs * f.pointee.angularDamping)
                 vx *= ld; vy *= ld; w *= ad
             }
             let v2 = vx * vx + vy * vy
             if _slowPath(v2 > maxSpeed * maxSpeed) { let f = maxSpeed / v2.squareRoot(); vx *= f; vy *= f }
-            if material[i].invI == 0 { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
+            if !g.pointee.turns { w = 0 } else if abs(w) > maxRotation { w = w > 0 ? maxRotation : -maxRotation }
             m.pointee.vx = vx; m.pointee.vy = vy; m.pointee.w = w
             fastest = max(fastest, abs(vx) + abs(vy)); spin = max(spin, abs(w))
         }

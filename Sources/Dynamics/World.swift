@@ -129,6 +129,7 @@ public final class DynamicsWorld {
     var solverBodies = Storage<SolverBody>(capacity: 64, fill: SolverBody())
     var solverBodyCount = 0
     var solverSlot = Storage<Int32>(capacity: 64, fill: 0)   // per body
+    var solverGains = Storage<SolverGain>(capacity: 64, fill: SolverGain())
     /// Bodies given a slot of their own though they do not move (`loadSolverBodies`).
     var stillMovers: [Int] = []
 
@@ -147,7 +148,7 @@ public final class DynamicsWorld {
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
         rolling.release(); sleepAnchor.release()
         pairingKeys.release(); pairedRows.release()
-        solverBodies.release(); solverSlot.release()
+        solverBodies.release(); solverSlot.release(); solverGains.release()
     }
 
     // MARK: Items
