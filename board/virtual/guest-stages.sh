@@ -136,7 +136,9 @@ sensors_stage() {
     motionkiosk run --display drm --seconds 300 > /tmp/run-accel.log 2>&1 &
     KIOSK_PID=$!
     if wait_text /tmp/run-accel.log "first frame on screen" 600 $KIOSK_PID; then
-        sleep 2
+        # At rest the accelerometer is polled slowly only after 3 s without a change: measure
+        # from then on (a window from 2 s counted a second of full-rate polling).
+        sleep 5
         thread_status $KIOSK_PID before > /tmp/run-accel-metrics.txt
         sleep 10
         thread_status $KIOSK_PID after >> /tmp/run-accel-metrics.txt
