@@ -33,9 +33,7 @@ import Raster
             incremental.render(background: background, commands: list)
             full.invalidate()
             full.render(background: background, commands: list)
-            var differing = 0
-            for y in 0..<160 { for x in 0..<200 where full.canvas.pixel(x: x, y: y) != incremental.canvas.pixel(x: x, y: y) { differing += 1 } }
-            #expect(differing == 0, "frame \(frame)")
+            #expect(pixelsDiffering(full, incremental) == 0, "frame \(frame)")
         }
     }
 
@@ -72,9 +70,7 @@ import Raster
             #expect(area < w * h / 2, "frame \(frame): \(area) px repainted")
             full.invalidate()
             full.render(background: .white, commands: list)
-            var differing = 0
-            for y in 0..<h { for x in 0..<w where full.canvas.pixel(x: x, y: y) != incremental.canvas.pixel(x: x, y: y) { differing += 1 } }
-            #expect(differing == 0, "frame \(frame)")
+            #expect(pixelsDiffering(full, incremental) == 0, "frame \(frame)")
         }
     }
 
@@ -96,9 +92,7 @@ import Raster
         let area = damage.reduce(0) { $0 + $1.width * $1.height }
         #expect(area < w * h / 2, "repainted \(area) of \(w * h) px in \(damage.count) rectangles")
         full.render(background: .white, commands: list)
-        var differing = 0
-        for y in 0..<h { for x in 0..<w where full.canvas.pixel(x: x, y: y) != incremental.canvas.pixel(x: x, y: y) { differing += 1 } }
-        #expect(differing == 0)
+        #expect(pixelsDiffering(full, incremental) == 0)
     }
 
     /// Still circles first, movers last, a bar of text on top: once the still prefix has lasted
@@ -141,9 +135,7 @@ import Raster
             }
             full.invalidate()
             full.render(background: .white, commands: list)
-            var differing = 0
-            for y in 0..<h { for x in 0..<w where full.canvas.pixel(x: x, y: y) != incremental.canvas.pixel(x: x, y: y) { differing += 1 } }
-            #expect(differing == 0, "frame \(frame)")
+            #expect(pixelsDiffering(full, incremental) == 0, "frame \(frame)")
         }
         #expect(layered >= 15)
         #expect(incremental.layerCount == stillCount)
@@ -169,9 +161,7 @@ import Raster
         damage = renderer.render(background: .white, commands: list)
         #expect(damage.reduce(0) { $0 + $1.area } <= added.bounds.grown(by: 1).area)
         full.render(background: .white, commands: list)
-        var differing = 0
-        for y in 0..<h { for x in 0..<w where full.canvas.pixel(x: x, y: y) != renderer.canvas.pixel(x: x, y: y) { differing += 1 } }
-        #expect(differing == 0)
+        #expect(pixelsDiffering(full, renderer) == 0)
     }
 
     /// A change of background drops the layer: the next frames repaint on the new colour.
@@ -213,6 +203,15 @@ import Raster
             r.render(background: .white, commands: list)
         }
         #expect(r.layerCount == r.layerMinimumCommands && r.holdsStillLayer)
+    }
+
+    /// Pixels where two renderers' canvases differ.
+    private func pixelsDiffering(_ a: SceneRenderer, _ b: SceneRenderer) -> Int {
+        var differing = 0
+        for y in 0..<a.canvas.height {
+            for x in 0..<a.canvas.width where a.canvas.pixel(x: x, y: y) != b.canvas.pixel(x: x, y: y) { differing += 1 }
+        }
+        return differing
     }
 
     @Test func zeroWidthLinesHaveBounds() {
