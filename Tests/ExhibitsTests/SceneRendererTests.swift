@@ -54,11 +54,7 @@ import Raster
         let w = 480, h = 800
         let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
         let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
-        var random = SeededGenerator(seed: 3)
-        var list: [DrawCommand] = (0..<1000).map { _ in
-            .circle(center: Vec2(random.unit() * 480, random.unit() * 800), radius: 4 + random.unit() * 10,
-                    color: Color(rgb: UInt32(random.next() & 0xFFFFFF)))
-        }
+        var list = randomCircles(1000, width: w, height: h, radius: 4, spread: 10, seed: 3)
         incremental.render(background: .white, commands: list)
         for frame in 0..<5 {
             for i in stride(from: frame, to: 1000, by: 25) {   // 40 movers scattered over the screen
@@ -104,11 +100,7 @@ import Raster
         let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
         incremental.layerAfterFrames = 3
         let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
-        var random = SeededGenerator(seed: 11)
-        var list: [DrawCommand] = (0..<300).map { _ in
-            .circle(center: Vec2(random.unit() * Double(w), random.unit() * Double(h)), radius: 3 + random.unit() * 8,
-                    color: Color(rgb: UInt32(random.next() & 0xFFFFFF)))
-        }
+        var list = randomCircles(300, width: w, height: h, radius: 3, spread: 8, seed: 11)
         var stillCount = list.count
         for k in 0..<20 {
             list.append(.circle(center: Vec2(Double(k * 12), Double(k * 15)), radius: 9, color: Color(rgb: 0x3366CC)))
@@ -147,11 +139,7 @@ import Raster
         let w = 240, h = 320
         let renderer = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
         let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
-        var random = SeededGenerator(seed: 5)
-        var list: [DrawCommand] = (0..<200).map { _ in
-            .circle(center: Vec2(random.unit() * Double(w), random.unit() * Double(h)), radius: 4 + random.unit() * 6,
-                    color: Color(rgb: UInt32(random.next() & 0xFFFFFF)))
-        }
+        var list = randomCircles(200, width: w, height: h, radius: 4, spread: 6, seed: 5)
         renderer.render(background: .white, commands: list)
         let gone = list.remove(at: 20)
         var damage = renderer.render(background: .white, commands: list)
@@ -203,6 +191,17 @@ import Raster
             r.render(background: .white, commands: list)
         }
         #expect(r.layerCount == r.layerMinimumCommands && r.holdsStillLayer)
+    }
+
+    /// `count` circles of random colour anywhere on a `width`×`height` canvas, radius from
+    /// `radius` to `radius + spread`.
+    private func randomCircles(_ count: Int, width: Int, height: Int, radius: Double, spread: Double,
+                               seed: UInt64) -> [DrawCommand] {
+        var random = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in
+            .circle(center: Vec2(random.unit() * Double(width), random.unit() * Double(height)),
+                    radius: radius + random.unit() * spread, color: Color(rgb: UInt32(random.next() & 0xFFFFFF)))
+        }
     }
 
     /// Pixels where two renderers' canvases differ.
