@@ -18,6 +18,9 @@ public final class SceneRenderer {
     private var previous: [DrawCommand] = []
     private var previousBackground: Color? = nil
     private var damage: [PixelRect] = []
+    /// Rectangles where commands the still layer holds changed this frame (kept, like `damage`,
+    /// so that a frame allocates nothing).
+    private var changedInLayer: [PixelRect] = []
     /// Past this many separate rectangles one union is cheaper than many clipped passes.
     public var maxDamageRects = 16
     /// Frames the still prefix must last: its shortest length over the last this many frames
@@ -58,7 +61,7 @@ public final class SceneRenderer {
         } else {
             let alignment = ListAlignment(from: previous, to: commands)
             stillPrefix = commands.count
-            var changedInLayer: [PixelRect] = []
+            changedInLayer.removeAll(keepingCapacity: true)
             let layerEnd = alignment.newCount(ofOldPrefix: layerCount)
             for j in commands.indices {
                 guard let o = alignment.oldIndex(ofNew: j) else {
