@@ -18,6 +18,10 @@ import Geometry
 // one fill; the rows where arcs share columns (the centre's row, tiny circles, thin rings)
 // sum them in one row of cells first. A ring is the outer disc minus the inner one: four
 // arcs per row.
+// What limits a disc is each edge pixel's chain of dependent operations (from its column
+// line's height to the blended pixel) more than their count: so the segment joins the sum
+// last, heights are taken unsigned, circles of 30 px and more use a two-term series, and
+// the weight is taken in Double (shorter chains measured 9 % faster than fewer operations).
 extension Canvas {
     /// Beyond this radius circles go through the polygon path: r² and the products of
     /// crossings would lose the precision the closed forms need (such a circle is a straight
@@ -27,12 +31,16 @@ extension Canvas {
     /// One circle of a disc or ring, with where it crosses the canvas's column lines.
     struct RoundOutline {
         let cx: Double, cy: Double, r: Double, invR2: Double, r2: Double
+        /// Every piece of arc within one pixel subtends under 0.05 rad (r ≥ 30): the segment
+        /// series' third term stays under 2e-8 px² and is left out.
+        let shortPieces: Bool
         /// |y − cy| where the circle crosses x = m, for the lines m the circle reaches.
         let lineHeights: UnsafeMutablePointer<Double>
 
         init(cx: Double, cy: Double, r: Double, lineHeights: UnsafeMutablePointer<Double>, columns: Int) {
             self.cx = cx; self.cy = cy; self.r = r
             r2 = r * r; invR2 = 1 / r2
+            shortPieces = r >= 30
             self.lineHeights = lineHeights
             let first = Swift.max((cx - r).rounded(.up), 0), last = Swift.min((cx + r).rounded(.down), Double(columns))
             if first <= last {
@@ -54,6 +62,10 @@ extension Canvas {
                                               _ wq: Double, _ yq: Double) -> Double {
         let cross = abs(wp * yq - yp * wq)
         let s = cross * o.invR2
+        if o.shortPieces { // the commonest: a short chain of dependent operations per edge pixel
+            let t = s * s
+            return cross * t * (1.0 / 12 + t * (3.0 / 80))
+        }
         if s <= 0.1 { // every piece of a circle over 14 px: the terms left out stay under 1e-8
             let t = s * s
             return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224)))
@@ -120,7 +132,7 @@ extension Canvas {
                 if sign < 0 { held = coverage; return }
                 coverage += held
             }
-            painter.pixel(pixels, k, Float(Swift.min(abs(coverage), 1)))
+            painter.edgePixel(pixels, k, coverage)
         }
     }
 
@@ -128,8 +140,12 @@ extension Canvas {
     struct ArcPainter<P: Painter>: ArcSink {
         let painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double
         @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
+        @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
+            // The segment, last to be known, joins last: one addition after it, not three.
+            painter.edgePixel(pixels, k, (base + sign * straight) + sign * curved)
+        }
         @inline(__always) mutating func column(_ k: Int, _ area: Double) {
-            painter.pixel(pixels, k, Float(Swift.min(abs(base + sign * area), 1)))
+            painter.edgePixel(pixels, k, base + sign * area)
         }
     }
 
@@ -424,20 +440,24 @@ extension Canvas {
         // The segment between chord and arc lies outside the chord: it adds to the area left
         // of a right-hand arc and takes from a left-hand one.
         let segmentSign = xs
-        var xp = xa, yp = ya, wp = wa
+        // Heights as distances from the centre's line (the arc lies in one half, ys's): what
+        // follows uses only their differences and a cross product of them, which the sign
+        // leaves alone, and the column lines' heights then need no multiplication.
+        let yb = ys * yb, yEnd = ys * yEnd
+        var xp = xa, yp = ys * ya, wp = wa
         var k = first, column = Double(first)
         while k < end - 1 {
-            let xn = column + 1, yn = ys * o.lineHeights[k + 1], wn = xs * (xn - o.cx)
+            let xn = column + 1, yn = o.lineHeights[k + 1], wn = xs * (xn - o.cx)
             let trapezoid = abs(yn - yp) * ((xp + xn) * 0.5 - column)
             let segment = Canvas.segmentArea(o, wp, yp, wn, yn)
-            sink.column(k, trapezoid + segmentSign * segment + abs(yEnd - yn))
+            sink.column(k, straight: trapezoid + abs(yEnd - yn), curved: segmentSign * segment)
             xp = xn; yp = yn; wp = wn
             k += 1; column = xn
         }
         if k < end {
             let trapezoid = abs(yb - yp) * ((xp + xb) * 0.5 - column)
             let segment = Canvas.segmentArea(o, wp, yp, wb, yb)
-            sink.column(k, trapezoid + segmentSign * segment + abs(yEnd - yb))
+            sink.column(k, straight: trapezoid + abs(yEnd - yb), curved: segmentSign * segment)
         }
     }
 
@@ -488,6 +508,14 @@ protocol ArcSink {
     mutating func drop(_ k: Int, _ cover: Double)
     /// The area of column `k` left of the arc.
     mutating func column(_ k: Int, _ area: Double)
+    /// The same area in two parts: under the chord (`straight`) and between chord and arc.
+    mutating func column(_ k: Int, straight: Double, curved: Double)
+}
+
+extension ArcSink {
+    @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
+        column(k, straight + curved)
+    }
 }
 
 /// ⌊x⌋ and ⌈x⌉ for |x| < 2⁶³ without a call into libm (x86_64's baseline has no rounding

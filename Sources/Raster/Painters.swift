@@ -14,6 +14,16 @@ protocol Painter {
     func pixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Float)
     /// Pixels x and x + 1 at once: edge pixels come in neighbouring pairs on most rows.
     func pixelPair(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage0: Float, _ coverage1: Float)
+    /// One edge pixel of a disc or ring, its coverage as computed (off by rounding only:
+    /// |coverage| ≤ 1 is taken), weighed in Double: no detour through Float, so a shorter
+    /// chain of dependent operations, which is what limits a disc's edge.
+    func edgePixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Double)
+}
+
+extension Painter {
+    @inline(__always) func edgePixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Double) {
+        pixel(row, x, Float(Swift.min(abs(coverage), 1)))
+    }
 }
 
 // Below half a level of 8-bit alpha nothing would change; float noise stays out too.
@@ -22,12 +32,13 @@ let halfLevel: Float = 0.5 / 255
 struct XRGBPainter: Painter {
     static var visible: Float { halfLevel }
     let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, spreadSrc: UInt64, alpha: UInt32, alphaScale: Float
+    let alphaScaleWide: Double
     /// The source's channels as 16-bit lanes, twice (B, G, R, X of two pixels), for `pixelPair`.
     let srcLanes: SIMD8<UInt16>
     init(buffer: PixelBuffer, color: Color) {
         base = buffer.bytes; stride = buffer.strideBytes; src = color.xrgb; alpha = UInt32(color.a)
         spreadSrc = spreadChannels(color.xrgb)
-        alphaScale = Float(color.a)
+        alphaScale = Float(color.a); alphaScaleWide = Double(color.a)
         let b = UInt16(color.b), g = UInt16(color.g), r = UInt16(color.r)
         srcLanes = SIMD8(b, g, r, 255, b, g, r, 255)
     }
@@ -41,6 +52,9 @@ struct XRGBPainter: Painter {
     }
     @inline(__always) func pixel(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ coverage: Float) {
         blend(row, x, UInt32(coverage * alphaScale + 0.5))
+    }
+    @inline(__always) func edgePixel(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ coverage: Double) {
+        blend(row, x, UInt32(Swift.min(abs(coverage), 1) * alphaScaleWide + 0.5))
     }
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ a: UInt32) {
         row[x] = blendXRGB(row[x], spread: spreadSrc, a) // exact at 0 and 255, so no branches
