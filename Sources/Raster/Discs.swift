@@ -62,10 +62,6 @@ extension Canvas {
                                               _ wq: Double, _ yq: Double) -> Double {
         let cross = abs(wp * yq - yp * wq)
         let s = cross * o.invR2
-        if o.shortPieces { // the commonest: a short chain of dependent operations per edge pixel
-            let t = s * s
-            return cross * t * (1.0 / 12 + t * (3.0 / 80))
-        }
         if s <= 0.1 { // every piece of a circle over 14 px: the terms left out stay under 1e-8
             let t = s * s
             return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224)))
@@ -78,6 +74,18 @@ extension Canvas {
                 + t * (63.0 / 5632 + t * (231.0 / 26624))))))
         }
         return wideSegmentArea(o, s, (wp * wq + yp * yq) * o.invR2)
+    }
+
+    /// `segmentArea` with the sign it adds to the area left of the arc, for circles of
+    /// `shortPieces` (the commonest: kept to a short chain of dependent operations): with
+    /// heights unsigned, an arc running rightwards turns one way on the left side and the
+    /// other on the right, so yp·wq − wp·yq has that sign already and needs no |·|.
+    @inline(__always) static func shortSegment(_ o: RoundOutline, _ wp: Double, _ yp: Double,
+                                               _ wq: Double, _ yq: Double) -> Double {
+        let signedCross = yp * wq - wp * yq
+        let s = signedCross * o.invR2
+        let t = s * s
+        return signedCross * t * (1.0 / 12 + t * (3.0 / 80))
     }
 
     /// The segment of an arc wider than 30° (tiny circles): θ from its cosine by two
@@ -449,15 +457,17 @@ extension Canvas {
         while k < end - 1 {
             let xn = column + 1, yn = o.lineHeights[k + 1], wn = xs * (xn - o.cx)
             let trapezoid = abs(yn - yp) * ((xp + xn) * 0.5 - column)
-            let segment = Canvas.segmentArea(o, wp, yp, wn, yn)
-            sink.column(k, straight: trapezoid + abs(yEnd - yn), curved: segmentSign * segment)
+            let curved = o.shortPieces ? Canvas.shortSegment(o, wp, yp, wn, yn)
+                : segmentSign * Canvas.segmentArea(o, wp, yp, wn, yn)
+            sink.column(k, straight: trapezoid + abs(yEnd - yn), curved: curved)
             xp = xn; yp = yn; wp = wn
             k += 1; column = xn
         }
         if k < end {
             let trapezoid = abs(yb - yp) * ((xp + xb) * 0.5 - column)
-            let segment = Canvas.segmentArea(o, wp, yp, wb, yb)
-            sink.column(k, straight: trapezoid + abs(yEnd - yb), curved: segmentSign * segment)
+            let curved = o.shortPieces ? Canvas.shortSegment(o, wp, yp, wb, yb)
+                : segmentSign * Canvas.segmentArea(o, wp, yp, wb, yb)
+            sink.column(k, straight: trapezoid + abs(yEnd - yb), curved: curved)
         }
     }
 
