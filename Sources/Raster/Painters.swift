@@ -80,9 +80,10 @@ struct XRGBPainter: Painter {
 struct RGB565Painter: Painter {
     static var visible: Float { halfLevel }
     let base: UnsafeMutableRawPointer, stride: Int, src: UInt32, solid: UInt16, alpha: UInt32, alphaScale: Float
+    let alphaScaleWide: Double
     init(buffer: PixelBuffer, color: Color) {
         base = buffer.bytes; stride = buffer.strideBytes; src = color.xrgb
-        solid = color.rgb565Value; alpha = UInt32(color.a); alphaScale = Float(color.a)
+        solid = color.rgb565Value; alpha = UInt32(color.a); alphaScale = Float(color.a); alphaScaleWide = Double(color.a)
     }
     @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt16> {
         (base + y * stride).assumingMemoryBound(to: UInt16.self)
@@ -94,6 +95,9 @@ struct RGB565Painter: Painter {
     }
     @inline(__always) func pixel(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ coverage: Float) {
         blend(row, x, UInt32(coverage * alphaScale + 0.5))
+    }
+    @inline(__always) func edgePixel(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ coverage: Double) {
+        blend(row, x, UInt32(Swift.min(abs(coverage), 1) * alphaScaleWide + 0.5))
     }
     @inline(__always) func blend(_ row: UnsafeMutablePointer<UInt16>, _ x: Int, _ a: UInt32) {
         row[x] = a == 255 ? solid : blend565(row[x], src, a)
