@@ -134,8 +134,12 @@ extension Canvas {
             self.painter = painter; self.pixels = pixels; self.base = base; self.sign = sign; self.shared = shared
         }
         @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
-        @inline(__always) mutating func column(_ k: Int, _ area: Double) {
-            var coverage = base + sign * area
+        @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
+            paint(k, (base + sign * straight) + sign * curved) // the segment joins last, as in ArcPainter
+        }
+        @inline(__always) mutating func column(_ k: Int, _ area: Double) { paint(k, base + sign * area) }
+        @inline(__always) mutating func paint(_ k: Int, _ coverage: Double) {
+            var coverage = coverage
             if k == shared {
                 if sign < 0 { held = coverage; return }
                 coverage += held
