@@ -206,10 +206,11 @@ extension DynamicsWorld {
             }
             if partner < 0 { partner = fallback }
             if partner >= 0 { placed[partner] = true }
-            fillRow(rowBase + next, cc, cp, i, partner, pointBase, &pointCount)
             pairs[next] = SIMD2(Int32(i), Int32(partner))
             next += 1
         }
+        scheduleRows(next)
+        for r in 0..<next { fillRow(rowBase + r, cc, cp, Int(pairs[r][0]), Int(pairs[r][1]), pointBase, &pointCount) }
         contactRowCount = next
         pairedConstraintCount = n; pairedRowCount = next
     }
