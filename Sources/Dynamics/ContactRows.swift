@@ -296,9 +296,17 @@ extension DynamicsWorld {
     /// `flip` alternates the order of a manifold's two points between passes, so that
     /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
     func solveRows(_ hs: Double, useBias: Bool, flip: Bool) {
-        // Two copies, each with `useBias` constant: the relax pass drops the soft terms.
-        if useBias { solveRowsInline(hs, useBias: true, flip: flip) } else { solveRowsInline(hs, useBias: false, flip: flip) }
+        if useBias { solveRowsBiased(hs, flip: flip) } else { solveRowsRelaxed(hs, flip: flip) }
     }
+
+    // Two copies, each with `useBias` constant (the relax pass drops the soft terms), and each
+    // its own function: left to itself the compiler inlined one and kept the other generic,
+    // testing `useBias` at every point.
+    @inline(never)
+    private func solveRowsBiased(_ hs: Double, flip: Bool) { solveRowsInline(hs, useBias: true, flip: flip) }
+
+    @inline(never)
+    private func solveRowsRelaxed(_ hs: Double, flip: Bool) { solveRowsInline(hs, useBias: false, flip: flip) }
 
     @inline(__always)
     private func solveRowsInline(_ hs: Double, useBias: Bool, flip: Bool) {
