@@ -1,10 +1,10 @@
 /// The order the row passes visit the rows in. Two rows that share a moving body must keep
 /// their order (Gauss-Seidel: the later one sees what the earlier one did); rows that share
-/// none commute, bit for bit. In constraint order neighbouring rows mostly share a body (a
-/// body's contacts are made one after another), so each row waits for the one before it
-/// through its stores and loads, and the passes run at the speed of that chain. Here the rows
-/// are reordered, only where they commute, so that a row shares no moving body with the
-/// `RowSchedule.spacing` rows before it where possible: the processor works on several at once.
+/// none commute, bit for bit. A row that shares a body with the row just before it waits for
+/// that row's stores before it can start (in constraint order, a fifth of kiosk500's rows),
+/// where an independent one overlaps it in the processor. Here the rows are reordered, only
+/// where they commute, so that a row shares no moving body with the `RowSchedule.spacing`
+/// rows before it where possible (kiosk500: 0.6 % of neighbours then share one).
 struct RowSchedule {
     /// How many rows ahead (in constraint order) a row may be taken from (4 and 16 measured
     /// alike).
