@@ -11,6 +11,12 @@ struct ContactRow {
     /// Every lane's body moves or is the still slot: the row stores all four without a test
     /// (what a lane stores into the still slot is the zero it read).
     var storesFreely = false
+    /// False when neither lane has a second point: the row solves point 0 only.
+    var twoPoints = false
+    /// The row's points are `rowPoints[firstPoint]` and, when `twoPoints`, the one after:
+    /// apart from the rows, so that a row of one-point manifolds streams no unused point.
+    /// (Up here with the other small fields: the row packs into 224 bytes, not 240.)
+    var firstPoint: Int32 = 0
     /// The contact and the constraint of each lane, −1 for an empty lane.
     var contact: (Int32, Int32) = (-1, -1)
     var constraint: (Int32, Int32) = (-1, -1)
@@ -20,11 +26,6 @@ struct ContactRow {
     /// All ones in a lane whose contact is elastic (its impacts belong to `resolveImpacts`).
     var elastic = SIMDMask<SIMD2<Int64>>()
     var biasRate = Wide(), massScale = Wide(), impulseScale = Wide()
-    /// The row's points are `rowPoints[firstPoint]` and, when `twoPoints`, the one after:
-    /// apart from the rows, so that a row of one-point manifolds streams no unused point.
-    var firstPoint: Int32 = 0
-    /// False when neither lane has a second point: the row solves point 0 only.
-    var twoPoints = false
 }
 
 typealias Wide = SIMD2<Double>
