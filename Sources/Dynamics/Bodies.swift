@@ -148,9 +148,11 @@ struct Motion {
 /// test, and what it stores is the zero it read (an impulse times an inverse mass of 0).
 struct SolverBody {
     var vx = 0.0, vy = 0.0, w = 0.0
-    var dpx = 0.0, dpy = 0.0, dqc = 1.0, dqs = 0.0
-    /// To 64 bytes: a cache line, addressed with a shift.
+    /// To 64 bytes (a cache line, addressed with a shift). Between w and the motion: next to
+    /// dpx, w was read with it in one 16-byte load, which cannot take w from the 8-byte store
+    /// of a row just before (the load waits for the store to reach the cache).
     private var unused = 0.0
+    var dpx = 0.0, dpy = 0.0, dqc = 1.0, dqs = 0.0
 
     init() {}
     init(_ m: Motion) { vx = m.vx; vy = m.vy; w = m.w }

@@ -11,6 +11,12 @@ struct ContactRow {
     /// Every lane's body moves or is the still slot: the row stores all four without a test
     /// (what a lane stores into the still slot is the zero it read).
     var storesFreely = false
+    /// False when neither lane has a second point: the row solves point 0 only.
+    var twoPoints = false
+    /// The row's points are `rowPoints[firstPoint]` and, when `twoPoints`, the one after:
+    /// apart from the rows, so that a row of one-point manifolds streams no unused point.
+    /// (Up here with the other small fields: the row packs into 224 bytes, not 240.)
+    var firstPoint: Int32 = 0
     /// The contact and the constraint of each lane, −1 for an empty lane.
     var contact: (Int32, Int32) = (-1, -1)
     var constraint: (Int32, Int32) = (-1, -1)
@@ -20,11 +26,6 @@ struct ContactRow {
     /// All ones in a lane whose contact is elastic (its impacts belong to `resolveImpacts`).
     var elastic = SIMDMask<SIMD2<Int64>>()
     var biasRate = Wide(), massScale = Wide(), impulseScale = Wide()
-    /// The row's points are `rowPoints[firstPoint]` and, when `twoPoints`, the one after:
-    /// apart from the rows, so that a row of one-point manifolds streams no unused point.
-    var firstPoint: Int32 = 0
-    /// False when neither lane has a second point: the row solves point 0 only.
-    var twoPoints = false
 }
 
 typealias Wide = SIMD2<Double>
@@ -206,10 +207,11 @@ extension DynamicsWorld {
             }
             if partner < 0 { partner = fallback }
             if partner >= 0 { placed[partner] = true }
-            fillRow(rowBase + next, cc, cp, i, partner, pointBase, &pointCount)
             pairs[next] = SIMD2(Int32(i), Int32(partner))
             next += 1
         }
+        scheduleRows(next)
+        for r in 0..<next { fillRow(rowBase + r, cc, cp, Int(pairs[r][0]), Int(pairs[r][1]), pointBase, &pointCount) }
         contactRowCount = next
         pairedConstraintCount = n; pairedRowCount = next
     }
@@ -295,9 +297,17 @@ extension DynamicsWorld {
     /// `flip` alternates the order of a manifold's two points between passes, so that
     /// Gauss-Seidel favours neither side (otherwise a stack creeps sideways).
     func solveRows(_ hs: Double, useBias: Bool, flip: Bool) {
-        // Two copies, each with `useBias` constant: the relax pass drops the soft terms.
-        if useBias { solveRowsInline(hs, useBias: true, flip: flip) } else { solveRowsInline(hs, useBias: false, flip: flip) }
+        if useBias { solveRowsBiased(hs, flip: flip) } else { solveRowsRelaxed(hs, flip: flip) }
     }
+
+    // Two copies, each with `useBias` constant (the relax pass drops the soft terms), and each
+    // its own function: left to itself the compiler inlined one and kept the other generic,
+    // testing `useBias` at every point.
+    @inline(never)
+    private func solveRowsBiased(_ hs: Double, flip: Bool) { solveRowsInline(hs, useBias: true, flip: flip) }
+
+    @inline(never)
+    private func solveRowsRelaxed(_ hs: Double, flip: Bool) { solveRowsInline(hs, useBias: false, flip: flip) }
 
     @inline(__always)
     private func solveRowsInline(_ hs: Double, useBias: Bool, flip: Bool) {
