@@ -121,7 +121,9 @@ extension Canvas {
     struct CellSink: ArcSink {
         let cells: UnsafeMutablePointer<SIMD2<Float>>, sign: Double
         @inline(__always) mutating func drop(_ k: Int, _ cover: Double) { cells[k].x += Float(cover) }
-        @inline(__always) mutating func column(_ k: Int, _ area: Double) { cells[k].y += Float(sign * area) }
+        @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
+            cells[k].y += Float(sign * (straight + curved))
+        }
     }
 
     /// Straight onto the pixels: coverage base + sign·area (an arc alone in its columns,
@@ -137,7 +139,6 @@ extension Canvas {
         @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
             paint(k, (base + sign * straight) + sign * curved) // the segment joins last, as in ArcPainter
         }
-        @inline(__always) mutating func column(_ k: Int, _ area: Double) { paint(k, base + sign * area) }
         @inline(__always) mutating func paint(_ k: Int, _ coverage: Double) {
             var coverage = coverage
             if k == shared {
@@ -155,9 +156,6 @@ extension Canvas {
         @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
             // The segment, last to be known, joins last: one addition after it, not three.
             painter.edgePixel(pixels, k, (base + sign * straight) + sign * curved)
-        }
-        @inline(__always) mutating func column(_ k: Int, _ area: Double) {
-            painter.edgePixel(pixels, k, base + sign * area)
         }
     }
 
@@ -520,16 +518,10 @@ extension Canvas {
 protocol ArcSink {
     /// Column `k` is the arc's first: columns left of it have `cover` more coverage.
     mutating func drop(_ k: Int, _ cover: Double)
-    /// The area of column `k` left of the arc.
-    mutating func column(_ k: Int, _ area: Double)
-    /// The same area in two parts: under the chord (`straight`) and between chord and arc.
+    /// The area of column `k` left of the arc, in two parts: under the chord (`straight`)
+    /// and between chord and arc (`curved`, signed), so that a painter can add the segment,
+    /// last to be known, last.
     mutating func column(_ k: Int, straight: Double, curved: Double)
-}
-
-extension ArcSink {
-    @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
-        column(k, straight + curved)
-    }
 }
 
 /// ⌊x⌋ and ⌈x⌉ for |x| < 2⁶³ without a call into libm (x86_64's baseline has no rounding
