@@ -1,7 +1,9 @@
 // motionkiosk-bench dynamics: the kiosk500 scene (facts/physics.md) in our engine and in Box2D
 // 2.4, same process, timed with sleeping off and with it on (600 steps: the pile is still
 // settling, so sleeping saves what islands at rest cost); a run of each with sleeping on
-// until everything sleeps tells when that happens.
+// until everything sleeps tells when that happens. `--trajectories N` then times both engines
+// (sleep off) on N starts nudged by micrometres: the pile is chaotic, and one start's time can
+// sit well off the median one.
 import Geometry
 import Dynamics
 import CBox2DScene
@@ -12,7 +14,9 @@ struct Kiosk500 {
     let world: DynamicsWorld
     var items: [ItemID] = []
 
-    init(sleeping: Bool) {
+    /// `nudge` 0 is the scene as specified; 1, 2, … start each body a few micrometres off along
+    /// x (`kiosk500_nudge_m`, as the Box2D scene does): another trajectory of the same pile.
+    init(sleeping: Bool, nudge: Int = 0) {
         world = DynamicsWorld(bounds: Rect(x: -1200, y: -3000, width: 2400, height: 3100), timeStep: 1.0 / 60, substeps: 4)
         world.sleepingEnabled = sleeping
         let gravity = GravityBehavior(), collision = CollisionBehavior(mode: .items)
@@ -25,7 +29,8 @@ struct Kiosk500 {
         for wall in [floor, left, right] { collision.addItem(wall); container.addItem(wall) }
         for i in 0..<500 {
             let col = i % 20, row = i / 20
-            let x = (-9.5 + Double(col) + 0.25 * Double(row % 2)) * 100
+            var x = (-9.5 + Double(col) + 0.25 * Double(row % 2)) * 100
+            if nudge > 0 { x += kiosk500_nudge_m(Int32(i), Int32(nudge)) * 100 }
             let y = -(1 + Double(row)) * 100
             let shape: ItemShape = i % 2 == 0 ? .circle(radius: 25) : .rectangle(width: 50, height: 50)
             let id = world.addItem(shape, center: Vec2(x, y), rotation: -0.1 * Double(i % 10))
@@ -62,13 +67,31 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
     if let i = arguments.firstIndex(of: "--steps"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { steps = n }
     var repeats = 5
     if let i = arguments.firstIndex(of: "--repeats"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { repeats = n }
+    // --nudge K: trajectory K of the pile (see --trajectories) for --ours-only and --state-hash.
+    var nudge = 0
+    if let i = arguments.firstIndex(of: "--nudge") {
+        guard i + 1 < arguments.count, let k = Int(arguments[i + 1]), (0...100).contains(k) else {
+            FileHandleStderr.write("motionkiosk-bench dynamics: --nudge takes a trajectory from 0 to 100\n")
+            return 2
+        }
+        nudge = k
+    }
+    // --trajectories N: after the usual line, N nudged starts of both engines (below).
+    var trajectories = 0
+    if let i = arguments.firstIndex(of: "--trajectories") {
+        guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), (1...100).contains(n) else {
+            FileHandleStderr.write("motionkiosk-bench dynamics: --trajectories takes a count from 1 to 100\n")
+            return 2
+        }
+        trajectories = n
+    }
 
     // --state-hash: only where our engine leaves the scene, sleeping off and on (compared
     // across CPUs by board/cross/compare-cpus.sh).
     if arguments.contains("--state-hash") {
         var hashes: [String] = []
         for sleeping in [false, true] {
-            let scene = Kiosk500(sleeping: sleeping)
+            let scene = Kiosk500(sleeping: sleeping, nudge: nudge)
             for _ in 0..<steps { scene.world.step() }
             hashes.append(hex(scene.stateHash))
         }
@@ -77,8 +100,8 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
     }
 
     /// One timed run of our engine: ms per step, and the scene as it was left.
-    func timedRun(sleeping: Bool) -> (ms: Double, scene: Kiosk500) {
-        let scene = Kiosk500(sleeping: sleeping)
+    func timedRun(sleeping: Bool, nudge: Int = 0) -> (ms: Double, scene: Kiosk500) {
+        let scene = Kiosk500(sleeping: sleeping, nudge: nudge)
         let start = monotonicSeconds()
         for _ in 0..<steps { scene.world.step() }
         return ((monotonicSeconds() - start) * 1000 / Double(steps), scene)
@@ -88,8 +111,8 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
     // runs would double the time the comparison takes).
     if arguments.contains("--ours-only") {
         var best = Double.infinity
-        for _ in 0..<repeats { best = min(best, timedRun(sleeping: false).ms) }
-        print("{\"bench\":\"dynamics_ours\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"ours_ms_per_step\":\(fmt(best))}")
+        for _ in 0..<repeats { best = min(best, timedRun(sleeping: false, nudge: nudge).ms) }
+        print("{\"bench\":\"dynamics_ours\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"nudge\":\(nudge),\"ours_ms_per_step\":\(fmt(best))}")
         return 0
     }
 
@@ -101,7 +124,7 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
         for sleeping in [false, true] {
             let (ms, scene) = timedRun(sleeping: sleeping)
             var out: Int32 = 0
-            let theirs = kiosk500_box2d_ms_per_step(Int32(steps), sleeping ? 1 : 0, &out, nil)
+            let theirs = kiosk500_box2d_ms_per_step(Int32(steps), sleeping ? 1 : 0, 0, &out, nil)
             if sleeping {
                 oursSleeping = min(oursSleeping, ms)
                 box2dSleeping = min(box2dSleeping, theirs)
@@ -122,10 +145,41 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
         if sleepy.world.isPaused { asleepAt = sleepy.world.elapsedTime; break }
     }
     var box2dOut: Int32 = 0, box2dAsleep = -1.0
-    _ = kiosk500_box2d_ms_per_step(60 * 60, 1, &box2dOut, &box2dAsleep)
+    _ = kiosk500_box2d_ms_per_step(60 * 60, 1, 0, &box2dOut, &box2dAsleep)
 
     print("{\"bench\":\"dynamics\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"ours_ms_per_step\":\(fmt(ours)),\"box2d_ms_per_step\":\(fmt(box2d)),\"ratio\":\(fmt(ours / box2d)),\"ours_sleeping_ms_per_step\":\(fmt(oursSleeping)),\"box2d_sleeping_ms_per_step\":\(fmt(box2dSleeping)),\"ratio_sleeping\":\(fmt(oursSleeping / box2dSleeping)),\"escaped\":\(escaped),\"box2d_escaped\":\(box2dEscaped),\"asleep_at_s\":\(fmt(asleepAt)),\"box2d_asleep_at_s\":\(fmt(box2dAsleep)),\"asleep_escaped\":\(sleepy.escaped),\"state_hash\":\"\(hex(stateHash))\"}")
-    return escaped == 0 ? 0 : 1
+    guard escaped == 0 else { return 1 }
+
+    // --trajectories N: the pile is chaotic, and how long it takes depends on which way it
+    // happens to fall. N nudged starts (sleep off) for both engines, each the best of two
+    // runs; the medians say how far the scene as specified is typical.
+    if trajectories > 0 {
+        let n = trajectories
+        var oursTimes: [Double] = [], theirTimes: [Double] = []
+        var nudgedEscaped = 0
+        for nudge in 1...n {
+            var ours = Double.infinity, theirs = Double.infinity
+            for _ in 0..<2 {
+                let (ms, scene) = timedRun(sleeping: false, nudge: nudge)
+                ours = min(ours, ms)
+                nudgedEscaped += scene.escaped
+                var out: Int32 = 0
+                theirs = min(theirs, kiosk500_box2d_ms_per_step(Int32(steps), 0, Int32(nudge), &out, nil))
+            }
+            oursTimes.append(ours); theirTimes.append(theirs)
+        }
+        oursTimes.sort(); theirTimes.sort()
+        let oursMedian = median(oursTimes), theirMedian = median(theirTimes)
+        print("{\"bench\":\"dynamics_trajectories\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"trajectories\":\(n),\"nudge_max_um\":3,\"ours_ms_per_step_median\":\(fmt(oursMedian)),\"ours_ms_per_step_min\":\(fmt(oursTimes.first!)),\"ours_ms_per_step_max\":\(fmt(oursTimes.last!)),\"box2d_ms_per_step_median\":\(fmt(theirMedian)),\"box2d_ms_per_step_min\":\(fmt(theirTimes.first!)),\"box2d_ms_per_step_max\":\(fmt(theirTimes.last!)),\"ratio_of_medians\":\(fmt(oursMedian / theirMedian)),\"escaped\":\(nudgedEscaped)}")
+        return nudgedEscaped == 0 ? 0 : 1
+    }
+    return 0
+}
+
+/// The middle of sorted `values` (the mean of the two middle ones for an even count).
+private func median(_ values: [Double]) -> Double {
+    let n = values.count
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2
 }
 
 /// Four decimals.

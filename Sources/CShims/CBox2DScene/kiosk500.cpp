@@ -19,7 +19,12 @@ static void add_box(b2Body *body, float hx, float hy, b2Vec2 centre) {
     body->CreateFixture(&fd);
 }
 
-extern "C" double kiosk500_box2d_ms_per_step(int steps, int sleeping, int *escaped, double *asleep_at_s) {
+extern "C" double kiosk500_nudge_m(int body, int nudge) {
+    if (nudge <= 0) return 0.0;
+    return (double)((body * 7919 + nudge * 104729) % 7 - 3) * 1e-6;
+}
+
+extern "C" double kiosk500_box2d_ms_per_step(int steps, int sleeping, int nudge, int *escaped, double *asleep_at_s) {
     b2World world(b2Vec2(0.0f, -10.0f));
     world.SetAllowSleeping(sleeping != 0);
 
@@ -34,7 +39,7 @@ extern "C" double kiosk500_box2d_ms_per_step(int steps, int sleeping, int *escap
         int col = i % 20, row = i / 20;
         b2BodyDef bd;
         bd.type = b2_dynamicBody;
-        bd.position.Set(-9.5f + (float)col + 0.25f * (float)(row % 2), 1.0f + (float)row);
+        bd.position.Set((float)(-9.5 + col + 0.25 * (row % 2) + kiosk500_nudge_m(i, nudge)), 1.0f + (float)row);
         bd.angle = 0.1f * (float)(i % 10);
         b2Body *body = world.CreateBody(&bd);
         b2FixtureDef fd;
