@@ -63,28 +63,13 @@ struct Kiosk500 {
 }
 
 func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
-    var steps = 600
-    if let i = arguments.firstIndex(of: "--steps"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { steps = n }
-    var repeats = 5
-    if let i = arguments.firstIndex(of: "--repeats"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 { repeats = n }
-    // --nudge K: trajectory K of the pile (see --trajectories) for --ours-only and --state-hash.
-    var nudge = 0
-    if let i = arguments.firstIndex(of: "--nudge") {
-        guard i + 1 < arguments.count, let k = Int(arguments[i + 1]), (0...100).contains(k) else {
-            FileHandleStderr.write("motionkiosk-bench dynamics: --nudge takes a trajectory from 0 to 100\n")
-            return 2
-        }
-        nudge = k
-    }
-    // --trajectories N: after the usual line, N nudged starts of both engines (below).
-    var trajectories = 0
-    if let i = arguments.firstIndex(of: "--trajectories") {
-        guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), (1...100).contains(n) else {
-            FileHandleStderr.write("motionkiosk-bench dynamics: --trajectories takes a count from 1 to 100\n")
-            return 2
-        }
-        trajectories = n
-    }
+    // --steps N, --repeats N; --nudge K: trajectory K of the pile (see --trajectories) for
+    // --ours-only and --state-hash; --trajectories N: after the usual line, N nudged starts of
+    // both engines (below).
+    guard let steps = countOption(arguments, "--steps", 1...1_000_000, default: 600),
+          let repeats = countOption(arguments, "--repeats", 1...1000, default: 5),
+          let nudge = countOption(arguments, "--nudge", 0...100, default: 0),
+          let trajectories = countOption(arguments, "--trajectories", 1...100, default: 0) else { return 2 }
 
     // --state-hash: only where our engine leaves the scene, sleeping off and on (compared
     // across CPUs by board/cross/compare-cpus.sh).
@@ -174,6 +159,17 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
         return nudgedEscaped == 0 ? 0 : 1
     }
     return 0
+}
+
+/// The whole number after `flag`, within `range`; `fallback` without the flag; nil (after
+/// saying why) when the value is missing, not a number or out of range.
+private func countOption(_ arguments: [String], _ flag: String, _ range: ClosedRange<Int>, default fallback: Int) -> Int? {
+    guard let i = arguments.firstIndex(of: flag) else { return fallback }
+    guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), range.contains(n) else {
+        FileHandleStderr.write("motionkiosk-bench dynamics: \(flag) takes a whole number from \(range.lowerBound) to \(range.upperBound)\n")
+        return nil
+    }
+    return n
 }
 
 /// The middle of sorted `values` (the mean of the two middle ones for an even count).
