@@ -2,6 +2,7 @@
 #include <box2d/box2d.h>
 #include <time.h>
 #include <math.h>
+#include <stdint.h>
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -21,7 +22,10 @@ static void add_box(b2Body *body, float hx, float hy, b2Vec2 centre) {
 
 extern "C" double kiosk500_nudge_m(int body, int nudge) {
     if (nudge <= 0) return 0.0;
-    return (double)((body * 7919 + nudge * 104729) % 7 - 3) * 1e-6;
+    // A 32-bit integer hash of (body, nudge): no two nudges repeat each other's pattern.
+    uint32_t x = (uint32_t)body * 0x9E3779B1u ^ (uint32_t)nudge * 0x85EBCA77u;
+    x ^= x >> 16; x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; x ^= x >> 16;
+    return (double)((int)(x % 7u) - 3) * 1e-6;
 }
 
 extern "C" double kiosk500_box2d_ms_per_step(int steps, int sleeping, int nudge, int *escaped, double *asleep_at_s) {
