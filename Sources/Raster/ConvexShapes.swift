@@ -229,11 +229,33 @@ extension Canvas {
         let last = from + Int(rows)
         let lEnd = lTop + lStep * Double(last + 1 - from), rEnd = rTop + rStep * Double(last + 1 - from)
         let lFirst = lTop, rFirst = rTop
+        // One loop per case, so that no row tests which sides lie inside.
+        switch (lInside, rInside) {
+        case (true, true): bandRows(painter, from, last, lTop, lStep, lK, rTop, rStep, rK, left: true, right: true)
+        case (true, false): bandRows(painter, from, last, lTop, lStep, lK, rTop, rStep, rK, left: true, right: false)
+        case (false, true): bandRows(painter, from, last, lTop, lStep, lK, rTop, rStep, rK, left: false, right: true)
+        case (false, false): bandRows(painter, from, last, lTop, lStep, lK, rTop, rStep, rK, left: false, right: false)
+        }
+        // Both sides are straight over the band: their extreme columns are at its ends.
+        let left = lInside ? Int(Swift.min(lFirst, lEnd)) : 0
+        let right = rInside ? Int(Swift.max(rFirst, rEnd)) : buffer.width - 1
+        if left < minCol { minCol = left }
+        if right > maxCol { maxCol = right }
+        return last
+    }
+
+    /// Rows from...last of `paintBand`; `left` / `right`: whether that side lies inside the
+    /// canvas (else beyond the edge it faces, and the span runs to that edge).
+    @inline(__always) func bandRows<P: Painter>(_ painter: P, _ from: Int, _ last: Int,
+                                                _ lTop: Double, _ lStep: Double, _ lK: Double,
+                                                _ rTop: Double, _ rStep: Double, _ rK: Double,
+                                                left: Bool, right: Bool) {
+        var lTop = lTop, rTop = rTop
         for row in from...last {
             let lBottom = lTop + lStep, rBottom = rTop + rStep
             let pixels = painter.row(row)
             var spanStart = 0, spanEnd = buffer.width
-            if lInside {
+            if left {
                 let ll = Swift.min(lTop, lBottom), lh = Swift.max(lTop, lBottom)
                 let l0 = Int(ll), l1 = Int(lh)
                 if l0 == l1 {
@@ -243,7 +265,7 @@ extension Canvas {
                 }
                 spanStart = l1 + 1
             }
-            if rInside {
+            if right {
                 let rl = Swift.min(rTop, rBottom), rh = Swift.max(rTop, rBottom)
                 let r0 = Int(rl), r1 = Int(rh)
                 if r0 == r1 {
@@ -256,12 +278,6 @@ extension Canvas {
             if spanEnd > spanStart { painter.span(pixels, spanStart, spanEnd - spanStart, 1) }
             lTop = lBottom; rTop = rBottom
         }
-        // Both sides are straight over the band: their extreme columns are at its ends.
-        let left = lInside ? Int(Swift.min(lFirst, lEnd)) : 0
-        let right = rInside ? Int(Swift.max(rFirst, rEnd)) : buffer.width - 1
-        if left < minCol { minCol = left }
-        if right > maxCol { maxCol = right }
-        return last
     }
 
     /// The pixels of one single-piece side over columns c0 < c1. Columns the piece crosses
