@@ -251,12 +251,38 @@ extension Canvas {
                                                 _ rTop: Double, _ rStep: Double, _ rK: Double,
                                                 left: Bool, right: Bool) {
         var lTop = lTop, rTop = rTop
+        // Each row's piece runs from its top x to top + step: its ends in order are top plus
+        // these (top + 0 is top, top + step the next row's top, exactly), with no comparison
+        // per row (a max there was compiled to a branch).
+        let lLow = Swift.min(lStep, 0), lHigh = Swift.max(lStep, 0)
+        let rLow = Swift.min(rStep, 0), rHigh = Swift.max(rStep, 0)
         for row in from...last {
             let lBottom = lTop + lStep, rBottom = rTop + rStep
             let pixels = painter.row(row)
             var spanStart = 0, spanEnd = buffer.width
-            if left {
-                let ll = Swift.min(lTop, lBottom), lh = Swift.max(lTop, lBottom)
+            if left && right {
+                // Both sides inside: when each lies in one column (most rows of steep sides),
+                // the two blends share one vector.
+                let ll = lTop + lLow, lh = lTop + lHigh, rl = rTop + rLow, rh = rTop + rHigh
+                let l0 = Int(ll), l1 = Int(lh), r0 = Int(rl), r1 = Int(rh)
+                if l0 == l1 && r0 == r1 {
+                    painter.pixelTwo(pixels, l0, edgeCoverage(1 - ((ll + lh) * 0.5 - Double(l0))),
+                                     r0, edgeCoverage((rl + rh) * 0.5 - Double(r0)))
+                } else {
+                    if l0 == l1 {
+                        paintEdge(painter, pixels, l0, Float(1 - ((ll + lh) * 0.5 - Double(l0))))
+                    } else {
+                        paintSide(painter, pixels, RowSide(lo: ll, hi: lh, k: lK), l0, l1, 1, left: true)
+                    }
+                    if r0 == r1 {
+                        paintEdge(painter, pixels, r0, Float((rl + rh) * 0.5 - Double(r0)))
+                    } else {
+                        paintSide(painter, pixels, RowSide(lo: rl, hi: rh, k: rK), r0, r1, 1, left: false)
+                    }
+                }
+                spanStart = l1 + 1; spanEnd = r0
+            } else if left {
+                let ll = lTop + lLow, lh = lTop + lHigh
                 let l0 = Int(ll), l1 = Int(lh)
                 if l0 == l1 {
                     paintEdge(painter, pixels, l0, Float(1 - ((ll + lh) * 0.5 - Double(l0))))
@@ -265,8 +291,8 @@ extension Canvas {
                 }
                 spanStart = l1 + 1
             }
-            if right {
-                let rl = Swift.min(rTop, rBottom), rh = Swift.max(rTop, rBottom)
+            else if right {
+                let rl = rTop + rLow, rh = rTop + rHigh
                 let r0 = Int(rl), r1 = Int(rh)
                 if r0 == r1 {
                     paintEdge(painter, pixels, r0, Float((rl + rh) * 0.5 - Double(r0)))
