@@ -214,7 +214,12 @@ extension Canvas {
         var rows = Double(to - from)
         @inline(__always) func holds(_ g0: Double, _ slope: Double) -> Bool {
             if !(g0 >= 0) { return false } // NaN too
-            if slope < 0 { rows = Swift.min(rows, (g0 / -slope).rounded(.down)) }
+            if slope < 0 {
+                // q ≥ 0 and, when it matters, below `rows` (a whole number): truncation is
+                // its floor, with no call to libm's floor (baseline x86-64 has no roundsd).
+                let q = g0 / -slope
+                if q < rows { rows = Double(Int(q)) }
+            }
             return true
         }
         // A side either lies inside the canvas or wholly beyond the edge it faces (then the
