@@ -214,7 +214,12 @@ extension Canvas {
         var rows = Double(to - from)
         @inline(__always) func holds(_ g0: Double, _ slope: Double) -> Bool {
             if !(g0 >= 0) { return false } // NaN too
-            if slope < 0 { rows = Swift.min(rows, (g0 / -slope).rounded(.down)) }
+            if slope < 0 {
+                // q ≥ 0 and, when it matters, below `rows` (a whole number): truncation is
+                // its floor, with no call to libm's floor (baseline x86-64 has no roundsd).
+                let q = g0 / -slope
+                if q < rows { rows = Double(Int(q)) }
+            }
             return true
         }
         // A side either lies inside the canvas or wholly beyond the edge it faces (then the
@@ -229,12 +234,56 @@ extension Canvas {
         let last = from + Int(rows)
         let lEnd = lTop + lStep * Double(last + 1 - from), rEnd = rTop + rStep * Double(last + 1 - from)
         let lFirst = lTop, rFirst = rTop
+        bandRows(painter, from, last, lTop, lStep, lK, rTop, rStep, rK, left: lInside, right: rInside)
+        // Both sides are straight over the band: their extreme columns are at its ends.
+        let left = lInside ? Int(Swift.min(lFirst, lEnd)) : 0
+        let right = rInside ? Int(Swift.max(rFirst, rEnd)) : buffer.width - 1
+        if left < minCol { minCol = left }
+        if right > maxCol { maxCol = right }
+        return last
+    }
+
+    /// Rows from...last of `paintBand`; `left` / `right`: whether that side lies inside the
+    /// canvas (else beyond the edge it faces, and the span runs to that edge). A function of
+    /// its own (the compiler keeps it out of line): the row loop then has the registers to
+    /// itself, without paintBand's setup values around it (1-2 % faster, measured).
+    @inline(__always) func bandRows<P: Painter>(_ painter: P, _ from: Int, _ last: Int,
+                                                _ lTop: Double, _ lStep: Double, _ lK: Double,
+                                                _ rTop: Double, _ rStep: Double, _ rK: Double,
+                                                left: Bool, right: Bool) {
+        var lTop = lTop, rTop = rTop
+        // Each row's piece runs from its top x to top + step: its ends in order are top plus
+        // these (top + 0 is top, top + step the next row's top, exactly), with no comparison
+        // per row (a max there was compiled to a branch).
+        let lLow = Swift.min(lStep, 0), lHigh = Swift.max(lStep, 0)
+        let rLow = Swift.min(rStep, 0), rHigh = Swift.max(rStep, 0)
         for row in from...last {
             let lBottom = lTop + lStep, rBottom = rTop + rStep
             let pixels = painter.row(row)
             var spanStart = 0, spanEnd = buffer.width
-            if lInside {
-                let ll = Swift.min(lTop, lBottom), lh = Swift.max(lTop, lBottom)
+            if left && right {
+                // Both sides inside: when each lies in one column (most rows of steep sides),
+                // the two blends share one vector.
+                let ll = lTop + lLow, lh = lTop + lHigh, rl = rTop + rLow, rh = rTop + rHigh
+                let l0 = Int(ll), l1 = Int(lh), r0 = Int(rl), r1 = Int(rh)
+                if l0 == l1 && r0 == r1 {
+                    painter.pixelTwo(pixels, l0, edgeCoverage(1 - ((ll + lh) * 0.5 - Double(l0))),
+                                     r0, edgeCoverage((rl + rh) * 0.5 - Double(r0)))
+                } else {
+                    if l0 == l1 {
+                        paintEdge(painter, pixels, l0, Float(1 - ((ll + lh) * 0.5 - Double(l0))))
+                    } else {
+                        paintSide(painter, pixels, RowSide(lo: ll, hi: lh, k: lK), l0, l1, 1, left: true)
+                    }
+                    if r0 == r1 {
+                        paintEdge(painter, pixels, r0, Float((rl + rh) * 0.5 - Double(r0)))
+                    } else {
+                        paintSide(painter, pixels, RowSide(lo: rl, hi: rh, k: rK), r0, r1, 1, left: false)
+                    }
+                }
+                spanStart = l1 + 1; spanEnd = r0
+            } else if left {
+                let ll = lTop + lLow, lh = lTop + lHigh
                 let l0 = Int(ll), l1 = Int(lh)
                 if l0 == l1 {
                     paintEdge(painter, pixels, l0, Float(1 - ((ll + lh) * 0.5 - Double(l0))))
@@ -242,9 +291,8 @@ extension Canvas {
                     paintSide(painter, pixels, RowSide(lo: ll, hi: lh, k: lK), l0, l1, 1, left: true)
                 }
                 spanStart = l1 + 1
-            }
-            if rInside {
-                let rl = Swift.min(rTop, rBottom), rh = Swift.max(rTop, rBottom)
+            } else if right {
+                let rl = rTop + rLow, rh = rTop + rHigh
                 let r0 = Int(rl), r1 = Int(rh)
                 if r0 == r1 {
                     paintEdge(painter, pixels, r0, Float((rl + rh) * 0.5 - Double(r0)))
@@ -256,12 +304,6 @@ extension Canvas {
             if spanEnd > spanStart { painter.span(pixels, spanStart, spanEnd - spanStart, 1) }
             lTop = lBottom; rTop = rBottom
         }
-        // Both sides are straight over the band: their extreme columns are at its ends.
-        let left = lInside ? Int(Swift.min(lFirst, lEnd)) : 0
-        let right = rInside ? Int(Swift.max(rFirst, rEnd)) : buffer.width - 1
-        if left < minCol { minCol = left }
-        if right > maxCol { maxCol = right }
-        return last
     }
 
     /// The pixels of one single-piece side over columns c0 < c1. Columns the piece crosses

@@ -14,6 +14,8 @@ protocol Painter {
     func pixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Float)
     /// Pixels x and x + 1 at once: edge pixels come in neighbouring pairs on most rows.
     func pixelPair(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage0: Float, _ coverage1: Float)
+    /// Two edge pixels of one row, apart (a band's left and right sides, each in one column).
+    func pixelTwo(_ row: UnsafeMutablePointer<Pixel>, _ x0: Int, _ coverage0: Float, _ x1: Int, _ coverage1: Float)
     /// One edge pixel of a disc or ring, its coverage as computed (off by rounding only:
     /// |coverage| ≤ 1 is taken), weighed in Double: no detour through Float, so a shorter
     /// chain of dependent operations, which is what limits a disc's edge.
@@ -21,6 +23,10 @@ protocol Painter {
 }
 
 extension Painter {
+    @inline(__always) func pixelTwo(_ row: UnsafeMutablePointer<Pixel>, _ x0: Int, _ coverage0: Float,
+                                    _ x1: Int, _ coverage1: Float) {
+        pixel(row, x0, coverage0); pixel(row, x1, coverage1)
+    }
     @inline(__always) func edgePixel(_ row: UnsafeMutablePointer<Pixel>, _ x: Int, _ coverage: Double) {
         pixel(row, x, Float(Swift.min(abs(coverage), 1)))
     }
@@ -64,6 +70,21 @@ struct XRGBPainter: Painter {
         let a1 = UInt16(truncatingIfNeeded: UInt32(coverage1 * alphaScale + 0.5))
         blendPair(row + x, SIMD8(a0, a0, a0, a0, a1, a1, a1, a1), srcLanes)
     }
+    @inline(__always) func pixelTwo(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ coverage0: Float,
+                                    _ x1: Int, _ coverage1: Float) {
+        let a0 = UInt16(truncatingIfNeeded: UInt32(coverage0 * alphaScale + 0.5))
+        let a1 = UInt16(truncatingIfNeeded: UInt32(coverage1 * alphaScale + 0.5))
+        let out = blendLanes(SIMD2(row[x0], row[x1]), SIMD8(a0, a0, a0, a0, a1, a1, a1, a1), srcLanes)
+        row[x0] = out[0]; row[x1] = out[1]
+    }
+}
+
+/// `blendPair`'s arithmetic on two pixels held in a vector.
+@inline(__always) func blendLanes(_ pixels: SIMD2<UInt32>, _ a: SIMD8<UInt16>, _ src: SIMD8<UInt16>) -> SIMD2<UInt32> {
+    let dst = SIMD8<UInt16>(truncatingIfNeeded: unsafeBitCast(pixels, to: SIMD8<UInt8>.self))
+    var t = src &* a &+ dst &* (255 &- a) &+ 128
+    t = (t &+ (t &>> 8)) &>> 8
+    return unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: t), to: SIMD2<UInt32>.self) | 0xFF00_0000
 }
 
 /// `blendXRGB` on two neighbouring pixels in 16-bit vector lanes (SSE2 / NEON): the same
