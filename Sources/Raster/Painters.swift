@@ -91,11 +91,7 @@ struct XRGBPainter: Painter {
 /// rounding, the same bits.
 @inline(__always) func blendPair(_ p: UnsafeMutablePointer<UInt32>, _ a: SIMD8<UInt16>, _ src: SIMD8<UInt16>) {
     let raw = UnsafeMutableRawPointer(p)
-    let dst = SIMD8<UInt16>(truncatingIfNeeded: raw.loadUnaligned(as: SIMD8<UInt8>.self))
-    var t = src &* a &+ dst &* (255 &- a) &+ 128
-    t = (t &+ (t &>> 8)) &>> 8
-    let out = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: t), to: SIMD2<UInt32>.self)
-    raw.storeBytes(of: out | 0xFF00_0000, as: SIMD2<UInt32>.self)
+    raw.storeBytes(of: blendLanes(raw.loadUnaligned(as: SIMD2<UInt32>.self), a, src), as: SIMD2<UInt32>.self)
 }
 
 struct RGB565Painter: Painter {
