@@ -245,9 +245,9 @@ extension Canvas {
 
     /// Rows from...last of `paintBand`; `left` / `right`: whether that side lies inside the
     /// canvas (else beyond the edge it faces, and the span runs to that edge). A function of
-    /// its own (the compiler keeps it out of line): the row loop then has the registers to
-    /// itself, without paintBand's setup values around it (1-2 % faster, measured).
-    @inline(__always) func bandRows<P: Painter>(_ painter: P, _ from: Int, _ last: Int,
+    /// its own, never inlined: the row loop then has the registers to itself, without
+    /// paintBand's setup values around it (1-2 % faster, measured).
+    @inline(never) func bandRows<P: Painter>(_ painter: P, _ from: Int, _ last: Int,
                                                 _ lTop: Double, _ lStep: Double, _ lK: Double,
                                                 _ rTop: Double, _ rStep: Double, _ rK: Double,
                                                 left: Bool, right: Bool) {
