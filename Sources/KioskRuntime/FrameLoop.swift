@@ -78,8 +78,13 @@ public final class FrameLoop {
     /// until when a touch keeps the display on while closed.
     private var wasOpen: Bool?
     private var wokenUntil: Microseconds?
-    /// The display came back on: the next frame goes out whole, even if nothing changed.
+    /// The display came back on, or a flip was lost: the next frame goes out whole, even if
+    /// nothing changed.
     private var presentWhole = false
+    /// Lost flips the log has told of, and when it last did (one line a minute at most: a
+    /// panel that stays away loses one a second).
+    private var flipsLostTold = 0
+    private var lostFlipToldAt: Microseconds?
 
     public init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, settings: FrameLoopSettings = FrameLoopSettings()) {
         self.loop = loop; self.clock = clock; self.log = log; self.content = content; self.settings = settings
@@ -313,9 +318,13 @@ public final class FrameLoop {
         content.advance(to: clock.now)
         followRestartPoint(exact: true)
         if let schedule = settings.schedule, !followOpeningHours(schedule, display: display) { animatingSince = nil; return }
-        switch display.frameDecision() {
-        case .waitForFlip:
-            return  // the flip event wakes the loop
+        let decision = display.frameDecision()
+        noteLostFlips(display)
+        switch decision {
+        case .waitForFlip(let giveUpAt):
+            // The flip event wakes the loop; should it never come, this timer does.
+            try? wakeTimer?.arm(after: max(1, giveUpAt - clock.now))
+            return
         case .waitUntil(let t):
             try? wakeTimer?.arm(after: max(1, t - clock.now))
             return
@@ -362,19 +371,46 @@ public final class FrameLoop {
 
     private func scheduleNext() {
         guard let display else { return }
+        let decision = display.frameDecision()
+        noteLostFlips(display)
         if content.isAnimating {
-            switch display.frameDecision() {
-            case .waitForFlip: return
+            switch decision {
+            case .waitForFlip(let giveUpAt): try? wakeTimer?.arm(after: max(1, giveUpAt - clock.now))
             case .waitUntil(let t): try? wakeTimer?.arm(after: max(1, t - clock.now))
             case .submitNow: try? wakeTimer?.arm(after: FrameLoopSettings.unpacedFrameInterval)
             }
             return
         }
         var next = content.nextDeadline
+        // A still picture's last flip too is given up on if its event never comes.
+        if case .waitForFlip(let giveUpAt) = decision { next = min(next ?? giveUpAt, giveUpAt) }
         if let schedule = settings.schedule {
             for d in [schedule.nextChange(after: clock.now), wokenUntil] { if let d { next = min(next ?? d, d) } }
         }
         if let due = next { try? wakeTimer?.arm(after: max(1, due - clock.now)) } else { wakeTimer?.disarm() }
+    }
+
+    /// Flips the display gave up on since the last look: said (once a minute at most), counted
+    /// in the metrics, written to the black box (as a stall is), and the next frame goes out
+    /// whole with the mode set again.
+    private func noteLostFlips(_ display: any Display) {
+        let lost = display.flipsLost
+        guard lost > health.flipsLost else { return }
+        health.flipsLost = lost
+        presentWhole = true
+        let now = clock.now
+        if let told = lostFlipToldAt, now - told < 60_000_000 { return }
+        let seconds = FramePacing.flipTimeout / 1_000_000
+        let more = lost - flipsLostTold
+        log.warning("display: \(more == 1 ? "a page flip was" : "\(more) page flips were") not completed within \(seconds) s; "
+                    + "setting the mode again (\(lost) lost since start)")
+        flipsLostTold = lost
+        lostFlipToldAt = now
+        if let box = blackBox {
+            if let last = box.lastStallDump, now - last < box.settings.stallQuiet { return }
+            box.lastStallDump = now
+            dumpBlackBox(reason: "lost-flip")
+        }
     }
 
     // MARK: Opening hours

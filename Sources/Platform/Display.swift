@@ -18,6 +18,8 @@ public protocol Display: AnyObject {
     var flipEventDescriptor: Int32? { get }
     /// Frames that reached the screen so far.
     var framesShown: Int { get }
+    /// Flips given up on because their completion never came (`FramePacing.flipTimeout`).
+    var flipsLost: Int { get }
     /// When the latest of them reached it (monotonic µs: the flip event's timestamp where
     /// the kernel gives one, else when `present` returned); nil before the first.
     var lastShownAt: Microseconds? { get }
@@ -41,6 +43,7 @@ public protocol Display: AnyObject {
 
 public extension Display {
     var millimetresPerPixel: Double? { nil }
+    var flipsLost: Int { 0 }
 
     /// A pixel's size from a panel's reported size and mode, or nil when the report is
     /// missing or cannot be a real panel (some monitors give 0, or their aspect ratio in cm).

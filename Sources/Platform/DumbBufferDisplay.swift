@@ -25,6 +25,9 @@ public final class DumbBufferDisplay: Display {
     public private(set) var pacing: FramePacing
     /// Frames that reached the screen (flip events, or the first SetCrtc).
     public private(set) var framesShown = 0
+    /// Flips whose event never came (`FramePacing.flipTimeout`); each time the mode was set
+    /// again with the next frame.
+    public private(set) var flipsLost = 0
     public private(set) var lastShownAt: Microseconds?
     /// What happened on the way that the user may want to know ("atomic TEST_ONLY refused: …").
     public private(set) var notes: [String] = []
@@ -54,7 +57,10 @@ public final class DumbBufferDisplay: Display {
     }
     private var flip = FlipState.blank
     private var modeBlob: UInt32 = 0
+    /// The mode is set (else the next frame sets it); the CRTC has been ours since a first
+    /// frame (then `restore` puts the previous setup back).
     private var modeSet = false
+    private var crtcTaken = false
     private var restored = false
     private let saved: DRMCrtc
 
@@ -182,8 +188,12 @@ public final class DumbBufferDisplay: Display {
         return ok ? out : nil
     }
 
-    /// Whether a frame may go out now (see `FramePacing`).
-    public func frameDecision() -> FramePacing.Decision { pacing.decide(now: clock.now) }
+    /// Whether a frame may go out now (see `FramePacing`); a flip overdue by then is given up.
+    public func frameDecision() -> FramePacing.Decision {
+        let now = clock.now
+        if flip.pending != nil && pacing.flipOverdue(now: now) { giveUpFlip() }
+        return pacing.decide(now: now)
+    }
     public var flipPending: Bool { flip.pending != nil }
     public var flipEventDescriptor: Int32? { fd }
 
@@ -227,6 +237,7 @@ public final class DumbBufferDisplay: Display {
                 pacing.submitted(at: clock.now, awaitingFlip: false)
             }
             modeSet = true
+            crtcTaken = true
             return
         }
         if usesAtomic, let plane = choice.plane, let fbProp = plane.propertyIds["FB_ID"] {
@@ -267,9 +278,27 @@ public final class DumbBufferDisplay: Display {
         return shown
     }
 
+    /// Waits for the pending flip's event, no later than `FramePacing.flipTimeout` after it
+    /// was submitted (then it is given up).
     private func waitForFlip() throws(SystemError) {
-        // The DRM fd blocks on read until an event is queued.
-        while flip.pending != nil { _ = try readQueuedFlipEvents() }
+        while flip.pending != nil {
+            let left = (pacing.lastSubmit ?? clock.now) + FramePacing.flipTimeout - clock.now
+            guard left > 0, try system.waitReadable(fd, microseconds: left) else { giveUpFlip(); return }
+            _ = try readQueuedFlipEvents()
+        }
+    }
+
+    /// The pending flip's event did not come in time: a driver lost it, or the panel went
+    /// away under it. The buffer it went to is taken as shown (the next frame goes to
+    /// another) and the next frame sets the mode again, which puts a whole picture up
+    /// whatever the CRTC was doing. Should the kernel refuse that too, `present` fails, and
+    /// the service restarts the kiosk.
+    private func giveUpFlip() {
+        guard let target = flip.pending else { return }
+        flipsLost += 1
+        flip = .idle(front: target)
+        modeSet = false
+        pacing.flipLost()
     }
 
     /// Puts back the CRTC as it was before (the console's framebuffer) and frees the buffers.
@@ -277,7 +306,7 @@ public final class DumbBufferDisplay: Display {
         if restored { return }
         restored = true
         if flip.pending != nil { try? waitForFlip() }
-        if modeSet {
+        if crtcTaken {
             do {
                 if saved.bufferId != 0, let mode = saved.mode {
                     try drm.setCrtc(fd: fd, crtcId: saved.id, bufferId: saved.bufferId, x: saved.x, y: saved.y,

@@ -6,8 +6,9 @@
 public struct FramePacing: Sendable {
     public enum Decision: Equatable, Sendable {
         case submitNow
-        /// A flip is pending: its event will call again.
-        case waitForFlip
+        /// A flip is pending: its event will call again, or, should it not come by
+        /// `giveUpAt`, a call then finds it overdue (`flipOverdue`).
+        case waitForFlip(giveUpAt: Int64)
         /// Too soon: arm a timer for this monotonic time (µs).
         case waitUntil(Int64)
     }
@@ -23,6 +24,11 @@ public struct FramePacing: Sendable {
     private var slowestRecent: Double = 0
     private var decidedAt: Int64?
     public static let leadMargin: Int64 = 2_000
+    /// A flip whose event has not come this long after it was submitted is taken as lost
+    /// (60 periods at 60 Hz; the kernel's own wait for a flip gives up after 10 s with
+    /// "flip_done timed out", which Raspberry Pi panels and HDMI monitors turned off and on
+    /// are known for). Waiting on would freeze the picture for good.
+    public static let flipTimeout: Int64 = 1_000_000
 
     public init(refreshMilliHertz: Int) {
         minimumInterval = refreshMilliHertz > 0 ? 1_000_000_000 / Int64(refreshMilliHertz) : 16_667
@@ -30,7 +36,7 @@ public struct FramePacing: Sendable {
     }
 
     public mutating func decide(now: Int64) -> Decision {
-        if flipPending { return .waitForFlip }
+        if flipPending { return .waitForFlip(giveUpAt: (lastSubmit ?? now) + FramePacing.flipTimeout) }
         if let last = lastSubmit, now - last < minimumInterval, lastFlip == nil { return .waitUntil(last + minimumInterval) }
         if let flip = lastFlip {
             let start = flip + minimumInterval - lead
@@ -51,6 +57,19 @@ public struct FramePacing: Sendable {
         lastSubmit = now
         flipPending = awaitingFlip
         if !awaitingFlip { lastFlip = nil }
+    }
+
+    /// Whether the pending flip's event is later than `flipTimeout`.
+    public func flipOverdue(now: Int64) -> Bool {
+        guard flipPending, let submitted = lastSubmit else { return false }
+        return now - submitted >= FramePacing.flipTimeout
+    }
+
+    /// The pending flip will not be waited for any longer: the next frame may go out at once.
+    public mutating func flipLost() {
+        flipPending = false
+        lastFlip = nil
+        lastSubmit = nil
     }
 
     /// The flip completed at `time` (its vblank); nil: the time is not known.

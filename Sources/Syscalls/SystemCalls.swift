@@ -24,6 +24,9 @@ public protocol SystemCalls: AnyObject, Sendable {
     func writeSmallFile(_ path: String, _ text: String) throws(SystemError)
     func listDirectory(_ path: String) -> [String]
     func fileExists(_ path: String) -> Bool
+    /// Waits until `fd` has something to read, at most `microseconds`; false when that time
+    /// passed first.
+    func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool
 }
 
 public extension SystemCalls {
@@ -33,6 +36,9 @@ public extension SystemCalls {
     /// process holds it. Other failures (a file system without locks) do not stop the kiosk.
     /// A default so that fakes without locks need not write one.
     func lockExclusively(_ fd: Int32) -> Bool { true }
+
+    /// Readable at once: a default for fakes whose reads never block (they answer or fail).
+    func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool { true }
 
     /// Sets an open file's permission bits, whatever the process's umask took away (a file
     /// another service reads). A default so that fakes need not write one.
@@ -108,6 +114,17 @@ public final class LinuxSystem: SystemCalls {
         return p
     }
     public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { _ = Glibc.munmap(address, length) }
+    public func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool {
+        // Whole milliseconds, rounded up (poll's unit), and never more than a day at a time.
+        let milliseconds = Int32(min(max(0, microseconds) / 1000 + (microseconds % 1000 > 0 ? 1 : 0), 86_400_000))
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let r = poll(&entry, 1, milliseconds)
+            if r >= 0 { return r > 0 }
+            if Glibc.errno == EINTR { continue }
+            throw SystemError(errno: Glibc.errno, attempt: "poll fd \(fd)")
+        }
+    }
 
     /// From now on the C library serves allocations of `bytes` or more by mmap, and freeing
     /// one unmaps it (glibc would raise that threshold after the first such free).

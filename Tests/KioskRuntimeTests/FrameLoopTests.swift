@@ -100,6 +100,36 @@ import Testing
         #expect(frames.loop.wakeups <= 61)
     }
 
+    @Test func aFlipWhoseEventNeverComesIsGivenUpAndFramesGoOn() throws {
+        // The driver loses the fifth flip's event (Raspberry Pi's "flip_done timed out"):
+        // a second later the loop gives it up, says so, sets the mode again and draws on.
+        let events = VirtualEvents()
+        let (display, system, drm) = try fakeScanout(events: events)
+        var flips = 0
+        drm.onFlip = { fd, data in
+            flips += 1
+            if flips == 5 { return }
+            system.queueFlipEvent(fd: fd, userData: data, vblank: (events.now / 16_667 + 1) * 16_667)
+        }
+        let content = CountingContent(animatingFrames: 30)
+        let said = Locked<[String]>([])
+        let log = Log(minimum: .warning, sink: { level, line in if level == .warning { said.withLock { $0.append(line) } } })
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: log,
+                               content: content, settings: quietSettings())
+        try frames.start(display: display)
+        try frames.run()
+        #expect(content.renders == 30 && display.flipsLost == 1 && display.framesShown == 29)
+        let warnings = said.withLock { $0 }
+        #expect(warnings.count == 1 && warnings[0].contains("page flip was not completed within 1 s"), "\(warnings)")
+        // The frame after the lost one waited the timeout, then went out with a modeset.
+        let gaps = zip(content.renderTimes.dropFirst(), content.renderTimes).map { $0 - $1 }
+        #expect(gaps.filter { $0 > 100_000 }.count == 1 && gaps.max()! >= FramePacing.flipTimeout)
+        #expect(drm.atomicCommits.filter { $0.flags & 0x0400 != 0 }.count == 3)  // TEST_ONLY, first frame, after the loss
+        let metrics = frames.health.metrics(now: events.now, visitors: nil, accelerometer: nil)
+        #expect(metrics.contains("motionkiosk_display_flips_lost_total 1"))
+        #expect(events.armedTimers == 0)
+    }
+
     @Test func aStillFrameShownBySetCrtcIsAnnouncedWithoutAFlipEvent() throws {
         // Legacy modesetting shows the first frame with SetCrtc, which sends no flip event;
         // a still picture (the test pattern) never flips again, yet it is on screen.

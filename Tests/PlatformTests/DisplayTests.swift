@@ -47,13 +47,33 @@ import Syscalls
         #expect(p.minimumInterval == 20_000)
         #expect(p.decide(now: 0) == .submitNow)
         p.submitted(at: 1_000)
-        #expect(p.decide(now: 1_500) == .waitForFlip)
+        #expect(p.decide(now: 1_500) == .waitForFlip(giveUpAt: 1_000 + FramePacing.flipTimeout))
         // virtio-gpu: the flip completes at once, yet the next frame waits for the period.
         p.flipCompleted()
         #expect(p.decide(now: 1_600) == .waitUntil(21_000))
         #expect(p.decide(now: 21_000) == .submitNow)
         p.submitted(at: 30_000, awaitingFlip: false)
         #expect(p.decide(now: 60_000) == .submitNow)
+    }
+}
+
+@Suite struct LostFlipPacingTests {
+    @Test func aFlipWhoseEventNeverComesIsOverdueAfterTheTimeoutOnly() {
+        var p = FramePacing(refreshMilliHertz: 60_000)
+        p.submitted(at: 5_000)
+        #expect(!p.flipOverdue(now: 5_000 + FramePacing.flipTimeout - 1))
+        #expect(p.flipOverdue(now: 5_000 + FramePacing.flipTimeout))
+        p.flipLost()
+        #expect(!p.flipOverdue(now: 5_000 + FramePacing.flipTimeout))
+        // Nothing to wait for any more: the next frame may go out at once.
+        #expect(p.decide(now: 5_000 + FramePacing.flipTimeout) == .submitNow)
+    }
+
+    @Test func aCompletedFlipIsNeverOverdue() {
+        var p = FramePacing(refreshMilliHertz: 60_000)
+        p.submitted(at: 0)
+        p.flipCompleted(at: 16_000)
+        #expect(!p.flipOverdue(now: 10 * FramePacing.flipTimeout))
     }
 }
 
@@ -140,6 +160,47 @@ import Syscalls
         try d.readFlipEvents()
         try d.present(damage: [PixelRect(x: 61, y: 61, width: 1, height: 1)])
         #expect(scanoutPixel(system, buffer: 0, x: 50, y: 50, pitch: pitch) == 0xDEAD)
+    }
+
+    @Test func aLostFlipIsGivenUpAndTheModeSetAgain() throws {
+        let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 32, height: 32, atomic: false))
+        let clock = VirtualClock()
+        system.directories["/dev/dri"] = ["card0"]
+        let d = try openDRMDisplay(config: DRMDisplayConfiguration(orientation: .auto, bufferCount: 2), system: system,
+                                   drm: drm, udev: nil, clock: clock)
+        try d.present(damage: [d.backBuffer.bounds])                  // SetCrtc: shown at once
+        clock.advance(by: 20_000)
+        try d.present(damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        #expect(drm.flips.count == 1 && d.flipPending)
+        // Its event never comes: the loop waits, and a second before giving up it still waits.
+        clock.advance(by: FramePacing.flipTimeout - 1)
+        guard case .waitForFlip(let giveUpAt) = d.frameDecision() else { Issue.record("not waiting for the flip"); return }
+        #expect(giveUpAt == clock.now + 1 && d.flipsLost == 0)
+        clock.advance(by: 1)
+        #expect(d.frameDecision() == .submitNow)
+        #expect(d.flipsLost == 1 && !d.flipPending && d.framesShown == 1)
+        // The next frame sets the mode again (synchronously, here), into the other buffer.
+        try d.present(damage: [PixelRect(x: 1, y: 1, width: 1, height: 1)])
+        #expect(drm.crtcSets.count == 2 && drm.crtcSets[1].fb != drm.flips[0])
+        #expect(d.framesShown == 2 && !d.flipPending)
+        // Afterwards flips go on as before.
+        clock.advance(by: 20_000)
+        try d.present(damage: [PixelRect(x: 2, y: 2, width: 1, height: 1)])
+        #expect(drm.flips.count == 2 && d.flipPending)
+    }
+
+    @Test func waitingForALostFlipEndsWithTheTimeout() throws {
+        // Two buffers, one shown and one on its way: no buffer is free, and `present` waits.
+        let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 32, height: 32, atomic: false))
+        let d = try open(drm.card, system: system, drm: drm, buffers: 2)
+        try d.present(damage: [d.backBuffer.bounds])
+        try d.present(damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        #expect(d.flipPending)
+        // No event will come: the wait gives the flip up instead of blocking for ever.
+        try d.present(damage: [PixelRect(x: 1, y: 1, width: 1, height: 1)])
+        #expect(d.flipsLost == 1 && drm.crtcSets.count == 2)
+        d.restore()
+        #expect(drm.crtcSets.last?.fb == 42)                          // the console's setup is back
     }
 
     @Test func presentingNothingNewDoesNotFlip() throws {

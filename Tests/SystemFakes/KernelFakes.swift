@@ -47,6 +47,11 @@ public final class FakeSystem: SystemCalls, @unchecked Sendable {
         buffer.copyBytes(from: bytes)
         return bytes.count
     }
+    /// Readable while bytes are queued; otherwise the wait runs out at once (a flip event
+    /// that never comes).
+    public func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool {
+        readQueue[fd]?.isEmpty == false
+    }
     public func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
         written[fd, default: []].append(contentsOf: buffer)
         return buffer.count

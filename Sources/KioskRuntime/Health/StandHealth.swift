@@ -19,6 +19,8 @@ public final class StandHealth {
     private var frameSeconds = 0.0
     var startToFirstFrameSeconds: Double?
     var displayOn = false
+    /// Page flips whose completion never came (each time the mode was set again).
+    var flipsLost = 0
     /// The process's start, seconds since 1970 (wall clock, read once).
     let processStartTime: Double
     private var touchDevices: [Int: TouchDevice] = [:]
@@ -63,6 +65,9 @@ public final class StandHealth {
         p.sample("motionkiosk_process_start_time_seconds", [], processStartTime)
         p.family("motionkiosk_display_on", .gauge, help: "1 while the display shows the kiosk, 0 while it is off or lost.")
         p.sample("motionkiosk_display_on", [], displayOn ? 1 : 0)
+        p.family("motionkiosk_display_flips_lost_total", .counter,
+                 help: "Page flips whose completion never came within a second; the kiosk set the mode again each time.")
+        p.sample("motionkiosk_display_flips_lost_total", [], Double(flipsLost))
         p.family("motionkiosk_start_to_first_frame_seconds", .gauge, help: "From the loop's start to the first frame on the glass.")
         p.sample("motionkiosk_start_to_first_frame_seconds", [], startToFirstFrameSeconds ?? .nan)
         p.family("motionkiosk_frames_total", .counter, help: "Frames drawn and handed to the display.")
