@@ -84,7 +84,7 @@ public final class DumbBufferDisplay: Display {
                 }
                 modeSet = false
                 damage.record([backBuffer.bounds])
-            } else if modeSet {
+            } else if crtcTaken {
                 let crtc = choice.crtc
                 if usesAtomic, let active = crtc.propertyIds["ACTIVE"] {
                     try drm.atomicCommit(fd: fd, [DRMPropertyValue(objectId: crtc.id, propertyId: active, value: 0)],

@@ -203,6 +203,16 @@ import Syscalls
         #expect(drm.crtcSets.last?.fb == 42)                          // the console's setup is back
     }
 
+    @Test func closingTimeDarkensTheDisplayEvenWhenItsLastFlipWasLost() throws {
+        let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 32, height: 32, atomic: false))
+        let d = try open(drm.card, system: system, drm: drm)
+        try d.present(damage: [d.backBuffer.bounds])
+        try d.present(damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        try d.setPower(false)                                         // its flip's event never comes
+        #expect(d.flipsLost == 1 && !d.isPoweredOn)
+        #expect(drm.crtcSets.last?.fb == 0)                           // switched off (no DPMS here)
+    }
+
     @Test func presentingNothingNewDoesNotFlip() throws {
         let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 32, height: 32, atomic: false))
         let d = try open(drm.card, system: system, drm: drm)
