@@ -62,6 +62,13 @@ public protocol AccelerationSource: AnyObject {
     /// What it is, for the inventory and the supervisor (no dynamic casts: Embedded Swift
     /// has none).
     var kind: AccelerationSourceKind { get }
+    /// How many failed reads the last `.failed` thrown stands for: one, but for a reader
+    /// thread's drain, which reports all those since the previous drain at once.
+    var failuresInLastError: Int { get }
+}
+
+public extension AccelerationSource {
+    var failuresInLastError: Int { 1 }
 }
 
 /// The kinds of `AccelerationSource`.

@@ -31,6 +31,7 @@ public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendab
     private var finished = false
     // Main thread only:
     private var thread: pthread_t?
+    public private(set) var failuresInLastError = 1
 
     public var name: String { inner.name + " on a reader thread" }
     /// The main loop drains at the inner source's rate (`MotionSensors` slows both at rest).
@@ -137,7 +138,9 @@ public final class BackgroundPolledSource: AccelerationSource, @unchecked Sendab
         pthread_mutex_unlock(&mutex)
         switch failure {
         case .gone(let why)?: throw .gone(why)
-        case .failed(let why)?: throw .failed(count > 1 ? "\(why) (\(count) reads failed since the last drain)" : why)
+        case .failed(let why)?:
+            failuresInLastError = max(1, count)
+            throw .failed(count > 1 ? "\(why) (\(count) reads failed since the last drain)" : why)
         case nil: return
         }
     }

@@ -131,7 +131,7 @@ public struct MotionPipeline: Sendable {
 
     public var altitudeDropped: Int { altitudeEstimator.dropped }
 
-    public mutating func countReadError() { validator.countReadError() }
+    public mutating func countReadErrors(_ failures: Int = 1) { validator.countReadErrors(failures) }
 
     /// A new source took over: its first readings are not "the same as before".
     public mutating func sourceChanged() { validator.restart() }

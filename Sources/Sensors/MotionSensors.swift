@@ -394,7 +394,7 @@ public final class MotionSensors {
             // Fixed gravity takes over at once.
             readAccelerometer(now: now, into: &update)
         case .failed(let why)?:
-            pipeline.countReadError()
+            pipeline.countReadErrors(source.failuresInLastError)
             log.log("motion read error", "motion: reading \(source.name) failed: \(why) (\(validator.dropped[.readError] ?? 0) so far)")
         case nil:
             break

@@ -42,7 +42,7 @@ public struct SampleValidator: Sendable {
         return nil
     }
 
-    public mutating func countReadError() { _ = count(.readError) }
+    public mutating func countReadErrors(_ failures: Int = 1) { dropped[.readError, default: 0] += max(1, failures) }
 
     /// Forgets the history (a new source: its first readings are not "the same as before").
     public mutating func restart() { lastVector = nil }

@@ -84,6 +84,33 @@ final class CountingSource: AccelerationSource, @unchecked Sendable {
         #expect(inner.readCount == 6)
     }
 
+    /// The reader thread may fail several reads between two drains: each counts as a dropped
+    /// sample (read error), not one per drain.
+    @Test func everyFailedReadOfTheReaderThreadIsCounted() {
+        let tree = TempTree()
+        var config = configuration(tree)
+        config.backgroundPollingClock = monotonicMicroseconds
+        config.restingPollInterval = 0            // no slower reads at rest
+        tree.addLIS3DH(raw: (0, 0, 1000))
+        let clock = VirtualClock(start: 0)
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
+        defer { sensors.close() }
+        #expect(sensors.accelerometer is BackgroundPolledSource)
+        guard case .poll(let interval) = sensors.accelerometer.cadence else { Issue.record("not polled"); return }
+        tree.write("sys/iio:device0/in_accel_x_raw", "garbage\n")
+        usleep(UInt32(3 * interval))              // reads before the garbage drained below
+        sensors.service()
+        let before = sensors.validator.dropped[.readError] ?? 0
+        let drains = 10
+        for _ in 0..<drains {
+            usleep(UInt32(5 * interval))          // some five reads, all failing
+            clock.advance(by: 5 * interval)
+            sensors.service()
+        }
+        let counted = (sensors.validator.dropped[.readError] ?? 0) - before
+        #expect(counted > 2 * drains, "\(counted) read errors counted over \(drains) drains")
+    }
+
     @Test func supervisorUsesTheReaderThreadAndSurvivesUnplug() {
         let tree = TempTree()
         var config = configuration(tree)
