@@ -636,8 +636,10 @@ public final class FrameLoop {
         if let sensors {
             var dropped: [String: Int] = [:]
             for reason in BadSampleReason.allCases { dropped[FrameLoop.metricName(reason)] = sensors.validator.dropped[reason] ?? 0 }
+            let present = !sensors.isFallingBack && sensors.accelerometer.kind.isDevice
             accelerometer = StandHealth.Accelerometer(present: !sensors.isFallingBack, dropped: dropped,
-                                                      stuckSamples: sensors.validator.dropped[.stuck] ?? 0)
+                                                      stuckSamples: sensors.validator.dropped[.stuck] ?? 0,
+                                                      secondsSinceSample: present ? Double(max(0, clock.now - sensors.lastSampleAt)) / 1_000_000 : nil)
         }
         return health.metrics(now: clock.now, visitors: content.visitorCounts, accelerometer: accelerometer)
     }

@@ -172,6 +172,10 @@ public final class MotionSensors {
     public func restartShakeWindow() { pipeline.restartShakeWindow() }
     /// True while the configured/auto accelerometer is missing and fixed down gravity stands in.
     public private(set) var isFallingBack = false
+    /// When the accelerometer in use last gave a sample (good or not), or, before its first,
+    /// when it was opened: a sensor that stops sending (a dead interrupt line, a reader
+    /// blocked in the kernel) keeps its last tilt, and only this tells.
+    public private(set) var lastSampleAt: Microseconds
     /// Set-up notes (buffered → polled fallbacks, probes), for `devices` and logs.
     public private(set) var notes: [String] = []
 
@@ -215,6 +219,7 @@ public final class MotionSensors {
         retryDelay = configuration.retryInterval
         accelerometer = FixedDownGravity()
         let now = clock.now
+        lastSampleAt = now
         if let found = openAccelerometer() {
             accelerometer = found
         } else if needsDevice {
@@ -308,6 +313,7 @@ public final class MotionSensors {
                 accelerometer.close()
                 accelerometer = found
                 isFallingBack = false
+                lastSampleAt = now
                 pipeline.sourceChanged()
                 restReference = nil
                 isResting = false
@@ -368,6 +374,7 @@ public final class MotionSensors {
         do { try source.read(now: now, into: &scratch) } catch { failure = error }
         let direct = source.frame == .screen && source.cadence == .onChange
         update.direct = direct
+        if !scratch.isEmpty { lastSampleAt = now }
         for raw in scratch {
             let s = source.frame == .device ? AccelerationSample(time: raw.time, vector: mapping.screen(raw.vector)) : raw
             let outcome = pipeline.add(s, direct: direct)

@@ -105,6 +105,14 @@ func readWholeFile(_ path: String) -> String? { try? LinuxSystem.shared.readSmal
         #expect(status == 0, "promtool check metrics refused:\n\(end)")
     }
 
+    @Test func theAccelerometerSaysHowLongItHasBeenSilent() {
+        let health = StandHealth(processStartTime: 0)
+        let silent = StandHealth.Accelerometer(present: true, dropped: [:], stuckSamples: 0, secondsSinceSample: 42.5)
+        #expect(health.metrics(now: 0, visitors: nil, accelerometer: silent).contains("motionkiosk_accelerometer_seconds_since_sample 42.5\n"))
+        let none = StandHealth.Accelerometer(present: false, dropped: [:], stuckSamples: 0)
+        #expect(health.metrics(now: 0, visitors: nil, accelerometer: none).contains("motionkiosk_accelerometer_seconds_since_sample NaN\n"))
+    }
+
     @Test func theExampleAlertRulesAreValid() throws {
         let repo = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
         let rules = "/" + repo + "/board/fleet/motionkiosk-alerts.yml"

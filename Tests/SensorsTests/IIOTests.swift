@@ -330,6 +330,24 @@ import Diagnostics
         #expect(near(sensors.worldGravity, Vec2(0, 1000 * lis3dhKernelScale / standardGravity), 1e-12))
     }
 
+    /// A buffered sensor that stops sending keeps its last tilt: when it last sent says so.
+    @Test func aSilentSensorShowsInWhenItLastSentASample() {
+        let tree = TempTree()
+        let config = configuration(tree)
+        tree.addLIS3DH(raw: (0, 0, 0), buffered: true)
+        let clock = VirtualClock(start: 1_000_000)
+        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
+        defer { sensors.close() }
+        #expect(sensors.lastSampleAt == 1_000_000)                    // opened: the count starts
+        clock.advance(by: 500_000)
+        tree.append("dev/iio:device0", lis3dhScan(-1000, 0, 0, timestampNanoseconds: 1_500_000_000))
+        #expect(sensors.service().samples.count == 1)
+        #expect(sensors.lastSampleAt == 1_500_000)
+        clock.advance(by: 30_000_000)                                 // then nothing for 30 s
+        #expect(sensors.service().samples.isEmpty)
+        #expect(sensors.lastSampleAt == 1_500_000)
+    }
+
     @Test func supervisorUsesBufferedModeAndExposesTheFD() {
         let tree = TempTree()
         let config = configuration(tree)

@@ -53,8 +53,11 @@ public final class StandHealth {
         public var present: Bool
         public var dropped: [String: Int]
         public var stuckSamples: Int
-        public init(present: Bool, dropped: [String: Int], stuckSamples: Int) {
+        /// Since the sensor last gave a sample (or was opened); nil while none is present.
+        public var secondsSinceSample: Double?
+        public init(present: Bool, dropped: [String: Int], stuckSamples: Int, secondsSinceSample: Double? = nil) {
             self.present = present; self.dropped = dropped; self.stuckSamples = stuckSamples
+            self.secondsSinceSample = secondsSinceSample
         }
     }
 
@@ -111,6 +114,9 @@ public final class StandHealth {
             p.family("motionkiosk_accelerometer_stuck", .gauge, help: "1 when the accelerometer repeated the same reading since the last write.")
             p.sample("motionkiosk_accelerometer_stuck", [], a.stuckSamples > stuckSamplesBefore ? 1 : 0)
             stuckSamplesBefore = a.stuckSamples
+            p.family("motionkiosk_accelerometer_seconds_since_sample", .gauge,
+                     help: "Seconds since the accelerometer last gave a sample (NaN: none present); tilt freezes when it stops.")
+            p.sample("motionkiosk_accelerometer_seconds_since_sample", [], a.secondsSinceSample ?? .nan)
             p.family("motionkiosk_accelerometer_dropped_samples_total", .counter, help: "Samples refused, by reason.")
             for reason in a.dropped.keys.sorted() {
                 p.sample("motionkiosk_accelerometer_dropped_samples_total", [("reason", reason)], Double(a.dropped[reason] ?? 0))
