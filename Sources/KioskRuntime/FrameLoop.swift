@@ -641,6 +641,7 @@ public final class FrameLoop {
                                                       stuckSamples: sensors.validator.dropped[.stuck] ?? 0,
                                                       secondsSinceSample: present ? Double(max(0, clock.now - sensors.lastSampleAt)) / 1_000_000 : nil)
         }
+        health.residentKilobytes = residentKilobytes()
         return health.metrics(now: clock.now, visitors: content.visitorCounts, accelerometer: accelerometer)
     }
 

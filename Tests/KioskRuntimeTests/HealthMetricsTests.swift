@@ -96,6 +96,9 @@ func readWholeFile(_ path: String) -> String? { try? LinuxSystem.shared.readSmal
         #expect(end.contains("motionkiosk_idle_resets_total 1\n"))
         #expect(end.contains("motionkiosk_frames_total \(frames.framesPresented)\n"))
         #expect(end.contains("motionkiosk_frame_time_seconds_count \(frames.framesPresented)\n"))
+        // This test process's own memory, in bytes: some megabytes at least.
+        let resident = end.split(separator: "\n").first { $0.hasPrefix("motionkiosk_resident_memory_bytes ") }
+        #expect(resident.flatMap { Double($0.split(separator: " ")[1]) }.map { $0 > 1_000_000 } == true, "\(resident ?? "none")")
         #expect(access(path + ".tmp", F_OK) != 0)
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o644)

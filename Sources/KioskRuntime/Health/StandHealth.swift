@@ -21,6 +21,8 @@ public final class StandHealth {
     var displayOn = false
     /// Page flips whose completion never came (each time the mode was set again).
     var flipsLost = 0
+    /// The process's resident memory when the metrics are written, KiB (0: unknown).
+    var residentKilobytes = 0
     /// The process's start, seconds since 1970 (wall clock, read once).
     let processStartTime: Double
     private var touchDevices: [Int: TouchDevice] = [:]
@@ -71,6 +73,9 @@ public final class StandHealth {
         p.family("motionkiosk_display_flips_lost_total", .counter,
                  help: "Page flips whose completion never came within a second; the kiosk set the mode again each time.")
         p.sample("motionkiosk_display_flips_lost_total", [], Double(flipsLost))
+        p.family("motionkiosk_resident_memory_bytes", .gauge,
+                 help: "The kiosk process's resident memory: it should stay flat over months.")
+        p.sample("motionkiosk_resident_memory_bytes", [], residentKilobytes > 0 ? Double(residentKilobytes) * 1024 : .nan)
         p.family("motionkiosk_start_to_first_frame_seconds", .gauge, help: "From the loop's start to the first frame on the glass.")
         p.sample("motionkiosk_start_to_first_frame_seconds", [], startToFirstFrameSeconds ?? .nan)
         p.family("motionkiosk_frames_total", .counter, help: "Frames drawn and handed to the display.")
