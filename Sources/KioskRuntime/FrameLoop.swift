@@ -636,10 +636,11 @@ public final class FrameLoop {
         if let sensors {
             var dropped: [String: Int] = [:]
             for reason in BadSampleReason.allCases { dropped[FrameLoop.metricName(reason)] = sensors.validator.dropped[reason] ?? 0 }
-            let present = !sensors.isFallingBack && sensors.accelerometer.kind.isDevice
+            let sensorInUse = !sensors.isFallingBack && sensors.accelerometer.kind.isDevice
+            let silence = Double(max(0, clock.now - sensors.lastSampleAt)) / 1_000_000
             accelerometer = StandHealth.Accelerometer(present: !sensors.isFallingBack, dropped: dropped,
                                                       stuckSamples: sensors.validator.dropped[.stuck] ?? 0,
-                                                      secondsSinceSample: present ? Double(max(0, clock.now - sensors.lastSampleAt)) / 1_000_000 : nil)
+                                                      secondsSinceSample: sensorInUse ? silence : nil)
         }
         health.residentKilobytes = residentKilobytes()
         return health.metrics(now: clock.now, visitors: content.visitorCounts, accelerometer: accelerometer)
