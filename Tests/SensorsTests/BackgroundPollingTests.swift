@@ -108,7 +108,9 @@ final class CountingSource: AccelerationSource, @unchecked Sendable {
             sensors.service()
         }
         let counted = (sensors.validator.dropped[.readError] ?? 0) - before
-        #expect(counted > 2 * drains, "\(counted) read errors counted over \(drains) drains")
+        // One a drain at most, were drains counted instead of reads (some fifty are expected;
+        // the margin is for a loaded machine's scheduling).
+        #expect(counted > drains, "\(counted) read errors counted over \(drains) drains")
     }
 
     @Test func supervisorUsesTheReaderThreadAndSurvivesUnplug() {
