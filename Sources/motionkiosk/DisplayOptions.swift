@@ -23,8 +23,11 @@ func displaySettings(_ c: ParsedCommand, base: DisplaySettings = DisplaySettings
             guard let r = OrientationSetting(rotation) else { throw CommandLineError("--rotation must be auto, 0, 90, 180 or 270 (got \(rotation))") }
             s.drm.orientation = r
         }
-        if let format = c.string("format"), format != "auto" {
-            guard let f = PixelFormat(rawValue: format) else { throw CommandLineError("--format must be auto, xrgb8888 or rgb565 (got \(format))") }
+        if let format = c.string("format") {
+            // auto is xrgb8888, as in the configuration file: given, it overrides the file too.
+            guard let f = format == "auto" ? .xrgb8888 : PixelFormat(rawValue: format) else {
+                throw CommandLineError("--format must be auto, xrgb8888 or rgb565 (got \(format))")
+            }
             s.drm.format = f
         }
         if let buffers = try c.integer("buffers", in: 2...3) { s.drm.bufferCount = buffers }
