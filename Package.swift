@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(name: "motionkiosk-fuzz",
                           dependencies: ["Geometry", "Raster", "Exhibits", "KioskRuntime", "KioskConfig", "Platform", "Sensors", "Trace", "Diagnostics"]),
         .executableTarget(name: "motionkiosk-bench",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics", "VisitorText"],
+                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics", "VisitorText", "CommandLineParser"],
                           swiftSettings: rasterUnchecked),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors", "VisitorText", "OpeningHours"]),

@@ -318,9 +318,7 @@ public final class FrameLoop {
         content.advance(to: clock.now)
         followRestartPoint(exact: true)
         if let schedule = settings.schedule, !followOpeningHours(schedule, display: display) { animatingSince = nil; return }
-        let decision = display.frameDecision()
-        noteLostFlips(display)
-        switch decision {
+        switch frameDecision(display) {
         case .waitForFlip(let giveUpAt):
             // The flip event wakes the loop; should it never come, this timer does.
             try? wakeTimer?.arm(after: max(1, giveUpAt - clock.now))
@@ -371,8 +369,7 @@ public final class FrameLoop {
 
     private func scheduleNext() {
         guard let display else { return }
-        let decision = display.frameDecision()
-        noteLostFlips(display)
+        let decision = frameDecision(display)
         if content.isAnimating {
             switch decision {
             case .waitForFlip(let giveUpAt): try? wakeTimer?.arm(after: max(1, giveUpAt - clock.now))
@@ -388,6 +385,13 @@ public final class FrameLoop {
             for d in [schedule.nextChange(after: clock.now), wokenUntil] { if let d { next = min(next ?? d, d) } }
         }
         if let due = next { try? wakeTimer?.arm(after: max(1, due - clock.now)) } else { wakeTimer?.disarm() }
+    }
+
+    /// The display's decision for the next frame, and any flip it gave up on to reach it.
+    private func frameDecision(_ display: any Display) -> FramePacing.Decision {
+        let decision = display.frameDecision()
+        noteLostFlips(display)
+        return decision
     }
 
     /// Flips the display gave up on since the last look: said (once a minute at most), counted
@@ -406,11 +410,7 @@ public final class FrameLoop {
                     + "setting the mode again (\(lost) lost since start)")
         flipsLostTold = lost
         lostFlipToldAt = now
-        if let box = blackBox {
-            if let last = box.lastStallDump, now - last < box.settings.stallQuiet { return }
-            box.lastStallDump = now
-            dumpBlackBox(reason: "lost-flip")
-        }
+        if blackBox?.takesUnaskedDump(at: now) == true { dumpBlackBox(reason: "lost-flip") }
     }
 
     // MARK: Opening hours
@@ -546,8 +546,7 @@ public final class FrameLoop {
         let took = now - begin
         animatingSince = content.isAnimating ? now : nil
         guard took > limit || waited > limit else { return }
-        if let last = box.lastStallDump, now - last < box.settings.stallQuiet { return }
-        box.lastStallDump = now
+        guard box.takesUnaskedDump(at: now) else { return }
         log.warning("frame stall: \(fixed1(Double(max(took, waited)) / 1000)) ms \(took > limit ? "drawing a frame" : "between frames")")
         dumpBlackBox(reason: "stall")
     }

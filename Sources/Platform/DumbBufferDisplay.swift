@@ -282,7 +282,7 @@ public final class DumbBufferDisplay: Display {
     /// was submitted (then it is given up).
     private func waitForFlip() throws(SystemError) {
         while flip.pending != nil {
-            let left = (pacing.lastSubmit ?? clock.now) + FramePacing.flipTimeout - clock.now
+            let left = (pacing.flipGiveUpAt ?? clock.now) - clock.now
             guard left > 0, try system.waitReadable(fd, microseconds: left) else { giveUpFlip(); return }
             _ = try readQueuedFlipEvents()
         }

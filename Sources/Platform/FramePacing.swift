@@ -36,7 +36,7 @@ public struct FramePacing: Sendable {
     }
 
     public mutating func decide(now: Int64) -> Decision {
-        if flipPending { return .waitForFlip(giveUpAt: (lastSubmit ?? now) + FramePacing.flipTimeout) }
+        if let giveUpAt = flipGiveUpAt { return .waitForFlip(giveUpAt: giveUpAt) }
         if let last = lastSubmit, now - last < minimumInterval, lastFlip == nil { return .waitUntil(last + minimumInterval) }
         if let flip = lastFlip {
             let start = flip + minimumInterval - lead
@@ -59,11 +59,14 @@ public struct FramePacing: Sendable {
         if !awaitingFlip { lastFlip = nil }
     }
 
-    /// Whether the pending flip's event is later than `flipTimeout`.
-    public func flipOverdue(now: Int64) -> Bool {
-        guard flipPending, let submitted = lastSubmit else { return false }
-        return now - submitted >= FramePacing.flipTimeout
+    /// When the pending flip is given up if its event has not come (nil: none pending).
+    public var flipGiveUpAt: Int64? {
+        guard flipPending, let submitted = lastSubmit else { return nil }
+        return submitted + FramePacing.flipTimeout
     }
+
+    /// Whether the pending flip's event is later than `flipTimeout`.
+    public func flipOverdue(now: Int64) -> Bool { flipGiveUpAt.map { now >= $0 } ?? false }
 
     /// The pending flip will not be waited for any longer: the next frame may go out at once.
     public mutating func flipLost() {

@@ -4,6 +4,7 @@
 // until everything sleeps tells when that happens. `--trajectories N` then times both engines
 // (sleep off) on N starts nudged by micrometres: the pile is chaotic, and one start's time can
 // sit well off the median one.
+import CommandLineParser
 import Geometry
 import Dynamics
 import CBox2DScene
@@ -62,18 +63,39 @@ struct Kiosk500 {
     }
 }
 
+/// The options, parsed and checked as the kiosk's own are (`CommandLineParser`).
+private let dynamicsCommandLine = ToolSpec(name: "motionkiosk-bench", abstract: "Benchmarks that print one JSON line per result.",
+                                           version: "", subcommands: [
+    CommandSpec(name: "dynamics", abstract: "The kiosk500 scene in our engine and in Box2D 2.4.", options: [
+        OptionSpec("steps", help: "Steps of every run.", defaultText: "600"),
+        OptionSpec("repeats", help: "Timed runs of each engine; the best one counts.", defaultText: "5"),
+        OptionSpec("nudge", help: "Trajectory K of the pile (0: the scene as specified), for --ours-only and --state-hash.", defaultText: "0"),
+        OptionSpec("trajectories", help: "After the usual line, N nudged starts of both engines and their medians."),
+        .flag("ours-only", help: "Our sleep-off runs alone, the best of --repeats."),
+        .flag("state-hash", help: "Only where our engine leaves the scene, sleeping off and on."),
+    ]),
+])
+
 func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
-    // --steps N, --repeats N; --nudge K: trajectory K of the pile (see --trajectories) for
-    // --ours-only and --state-hash; --trajectories N: after the usual line, N nudged starts of
-    // both engines (below).
-    guard let steps = countOption(arguments, "--steps", 1...1_000_000, default: 600),
-          let repeats = countOption(arguments, "--repeats", 1...1000, default: 5),
-          let nudge = countOption(arguments, "--nudge", 0...100, default: 0),
-          let trajectories = countOption(arguments, "--trajectories", 1...100, default: 0) else { return 2 }
+    let command: ParsedCommand
+    let steps: Int, repeats: Int, nudge: Int, trajectories: Int
+    do throws(CommandLineError) {
+        switch try dynamicsCommandLine.parse(["dynamics"] + arguments) {
+        case .show(let text): print(text, terminator: ""); return 0
+        case .run(let parsed): command = parsed
+        }
+        steps = try command.integer("steps", in: 1...1_000_000) ?? 600
+        repeats = try command.integer("repeats", in: 1...1000) ?? 5
+        nudge = try command.integer("nudge", in: 0...100) ?? 0
+        trajectories = try command.integer("trajectories", in: 1...100) ?? 0
+    } catch {
+        FileHandleStderr.write("motionkiosk-bench dynamics: \(error.message)\n")
+        return 2
+    }
 
     // --state-hash: only where our engine leaves the scene, sleeping off and on (compared
     // across CPUs by board/cross/compare-cpus.sh).
-    if arguments.contains("--state-hash") {
+    if command.flag("state-hash") {
         var hashes: [String] = []
         for sleeping in [false, true] {
             let scene = Kiosk500(sleeping: sleeping, nudge: nudge)
@@ -94,7 +116,7 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
 
     // --ours-only: our engine's best sleep-off run alone, for comparing builds of it (Box2D's
     // runs would double the time the comparison takes).
-    if arguments.contains("--ours-only") {
+    if command.flag("ours-only") {
         var best = Double.infinity
         for _ in 0..<repeats { best = min(best, timedRun(sleeping: false, nudge: nudge).ms) }
         print("{\"bench\":\"dynamics_ours\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"nudge\":\(nudge),\"ours_ms_per_step\":\(fmt(best))}")
@@ -173,17 +195,6 @@ private func firstAllAsleep(nudge: Int) -> (Double, Kiosk500) {
         if scene.world.isPaused { return (scene.world.elapsedTime, scene) }
     }
     return (-1, scene)
-}
-
-/// The whole number after `flag`, within `range`; `fallback` without the flag; nil (after
-/// saying why) when the value is missing, not a number or out of range.
-private func countOption(_ arguments: [String], _ flag: String, _ range: ClosedRange<Int>, default fallback: Int) -> Int? {
-    guard let i = arguments.firstIndex(of: flag) else { return fallback }
-    guard i + 1 < arguments.count, let n = Int(arguments[i + 1]), range.contains(n) else {
-        FileHandleStderr.write("motionkiosk-bench dynamics: \(flag) takes a whole number from \(range.lowerBound) to \(range.upperBound)\n")
-        return nil
-    }
-    return n
 }
 
 /// The middle of sorted `values` (the mean of the two middle ones for an even count).

@@ -330,13 +330,18 @@ import Diagnostics
         #expect(near(sensors.worldGravity, Vec2(0, 1000 * lis3dhKernelScale / standardGravity), 1e-12))
     }
 
-    /// A buffered sensor that stops sending keeps its last tilt: when it last sent says so.
-    @Test func aSilentSensorShowsInWhenItLastSentASample() {
+    /// A buffered LIS3DH with nothing queued yet, and the supervisor reading it (clock at 1 s).
+    func bufferedLIS3DH() -> (tree: TempTree, clock: VirtualClock, sensors: MotionSensors) {
         let tree = TempTree()
         let config = configuration(tree)
         tree.addLIS3DH(raw: (0, 0, 0), buffered: true)
         let clock = VirtualClock(start: 1_000_000)
-        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
+        return (tree, clock, MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock)))
+    }
+
+    /// A buffered sensor that stops sending keeps its last tilt: when it last sent says so.
+    @Test func aSilentSensorShowsInWhenItLastSentASample() {
+        let (tree, clock, sensors) = bufferedLIS3DH()
         defer { sensors.close() }
         #expect(sensors.lastSampleAt == 1_000_000)                    // opened: the count starts
         clock.advance(by: 500_000)
@@ -349,11 +354,7 @@ import Diagnostics
     }
 
     @Test func supervisorUsesBufferedModeAndExposesTheFD() {
-        let tree = TempTree()
-        let config = configuration(tree)
-        tree.addLIS3DH(raw: (0, 0, 0), buffered: true)
-        let clock = VirtualClock(start: 1_000_000)
-        let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
+        let (tree, _, sensors) = bufferedLIS3DH()
         #expect(sensors.accelerometer is IIOBufferedAccelerometer)
         #expect(sensors.fileDescriptors.count == 1)
         #expect(sensors.nextDeadline == nil)  // nothing polled, no barometer, nothing lost

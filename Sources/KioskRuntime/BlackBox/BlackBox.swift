@@ -49,11 +49,20 @@ public struct BlackBoxDump: Equatable {
 final class BlackBox {
     var settings: BlackBoxSettings
     private(set) var ring: BlackBoxRing
-    var lastStallDump: Microseconds?
+    private var lastUnaskedDump: Microseconds?
 
     init(settings: BlackBoxSettings) {
         self.settings = settings
         ring = BlackBoxRing(window: settings.window, capacity: settings.capacity)
+    }
+
+    /// Whether a dump nobody asked for (a stall, a lost flip) may be written at `now`: at most
+    /// one per `settings.stallQuiet`, so that a stand stuck in a fault does not fill its disk.
+    /// True takes the turn.
+    func takesUnaskedDump(at now: Microseconds) -> Bool {
+        if let last = lastUnaskedDump, now - last < settings.stallQuiet { return false }
+        lastUnaskedDump = now
+        return true
     }
 
     func begin(_ start: BlackBoxRing.Start) { ring.begin(start) }
