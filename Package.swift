@@ -45,6 +45,7 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
 
         .target(name: "CSystem", path: "Sources/CShims/CSystem"),
+        .target(name: "CLanes", path: "Sources/CShims/CLanes"),
         // toml++ (Debian's libtomlplusplus, a compiled TOML 1.0 reader) behind a C face that
         // regular and Embedded Swift can both call.
         .target(name: "CTOML", path: "Sources/CShims/CTOML",
@@ -63,7 +64,7 @@ let package = Package(
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
-        .target(name: "Dynamics", dependencies: ["Geometry"]),
+        .target(name: "Dynamics", dependencies: ["Geometry", "CLanes"]),
         .target(name: "Gestures", dependencies: ["Geometry"]),
         .target(name: "Trace", dependencies: ["Geometry"]),
         .target(name: "Sensors", dependencies: ["Geometry", "Syscalls", "Diagnostics"]),

@@ -1,3 +1,4 @@
+import CLanes
 /// Four contact constraints side by side, solved together in `SIMD4<Float>` arithmetic (one
 /// SSE or NEON register per quantity, as Box2D v3 does). The four never share a body that
 /// moves, so solving them at once is solving them one after the other: `buildRows` picks them
@@ -45,10 +46,9 @@ struct RowPoint {
 /// Four bodies' vectors (x, y, z, w) turned into lanes: (x0 x1 x2 x3), (y0 …), (z0 …), (w0 …).
 @inline(__always)
 private func transpose(_ p: Lanes, _ q: Lanes, _ r: Lanes, _ s: Lanes) -> (Lanes, Lanes, Lanes, Lanes) {
-    let pq0 = Lanes(p[0], q[0], p[1], q[1]), rs0 = Lanes(r[0], s[0], r[1], s[1])
-    let pq1 = Lanes(p[2], q[2], p[3], q[3]), rs1 = Lanes(r[2], s[2], r[3], s[3])
-    return (Lanes(pq0[0], pq0[1], rs0[0], rs0[1]), Lanes(pq0[2], pq0[3], rs0[2], rs0[3]),
-            Lanes(pq1[0], pq1[1], rs1[0], rs1[1]), Lanes(pq1[2], pq1[3], rs1[2], rs1[3]))
+    let pq0 = clanes_interleave_low(p, q), rs0 = clanes_interleave_low(r, s)
+    let pq1 = clanes_interleave_high(p, q), rs1 = clanes_interleave_high(r, s)
+    return (clanes_low_halves(pq0, rs0), clanes_high_halves(pq0, rs0), clanes_low_halves(pq1, rs1), clanes_high_halves(pq1, rs1))
 }
 
 /// The velocities of a row's bodies, gathered into lanes.
