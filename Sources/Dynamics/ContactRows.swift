@@ -255,10 +255,11 @@ extension DynamicsWorld {
             var o = 0
             while filled < 4 && o < otherCount { lanes[filled] = others[o]; filled += 1; o += 1 }
             for lane in 1..<filled { placed[Int(lanes[lane])] = true }
-            fillRow(rowBase + next, cc, cp, n, lanes, pointBase, &pointCount)
             groups[next] = lanes
             next += 1
         }
+        scheduleRows(next)
+        for r in 0..<next { fillRow(rowBase + r, cc, cp, n, groups[r], pointBase, &pointCount) }
         contactRowCount = next
         pairedConstraintCount = n; pairedRowCount = next
     }

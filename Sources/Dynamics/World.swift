@@ -120,6 +120,7 @@ public final class DynamicsWorld {
     var pairingKeys = Storage<SIMD2<UInt64>>(capacity: 256, fill: SIMD2())
     var pairedRows = Storage<SIMD4<Int32>>(capacity: 128, fill: SIMD4())
     var pairedConstraintCount = -1, pairedRowCount = 0
+    var schedule = RowSchedule()
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)
     var impactWork = ImpactWorklist()
     var rolling = Storage<RollingConstraint>(capacity: 128, fill: RollingConstraint())
@@ -147,7 +148,7 @@ public final class DynamicsWorld {
         islandParent.release(); islandMin.release(); islandHasAwake.release(); impactWork.release(); sweepBoxes.release()
         rows.release(); rowPoints.release(); pairingBlock.release(); constraintPlaced.release(); constraintApproaching.release()
         rolling.release(); sleepAnchor.release()
-        pairingKeys.release(); pairedRows.release()
+        pairingKeys.release(); pairedRows.release(); schedule.release()
         solverBodies.release(); solverSlot.release(); solverGains.release()
     }
 
