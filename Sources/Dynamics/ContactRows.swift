@@ -3,8 +3,8 @@ import CLanes
 /// SSE or NEON register per quantity, as Box2D v3 does). The four never share a body that
 /// moves, so solving them at once is solving them one after the other: `buildRows` picks them
 /// so. A lane with no constraint, or a second point its manifold lacks, has no mass and no
-/// point and changes nothing. The bodies stay in `Double` (`SolverBody`): a row reads their
-/// velocities as `Float` and writes them back rounded.
+/// point and changes nothing. The bodies' solver state is `Float` too (`SolverBody`): a row
+/// loads four bodies' vectors whole and transposes them into lanes (`transpose`).
 struct ContactRow {
     /// The lanes' bodies' slots in `solverBodies` (the still slot 0 for an empty lane).
     var a = SIMD4<Int32>(), b = SIMD4<Int32>()
@@ -44,6 +44,8 @@ struct RowPoint {
 }
 
 /// Four bodies' vectors (x, y, z, w) turned into lanes: (x0 x1 x2 x3), (y0 …), (z0 …), (w0 …).
+/// The shuffles come from C (`CLanes`): written in Swift as `Lanes(p[0], q[0], …)`, LLVM moved
+/// the rows' arithmetic to the bodies' side of the transpose and did it lane by lane.
 @inline(__always)
 private func transpose(_ p: Lanes, _ q: Lanes, _ r: Lanes, _ s: Lanes) -> (Lanes, Lanes, Lanes, Lanes) {
     let pq0 = clanes_interleave_low(p, q), rs0 = clanes_interleave_low(r, s)
