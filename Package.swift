@@ -6,8 +6,8 @@ import PackageDescription
 //   {Raster, Dynamics, Gestures, Sensors, Platform, Trace} → Geometry.
 // The seam to the system: only Syscalls depends on the C library targets (CSystem, CDRM,
 // CInput), Raster on CFreeType, CHarfBuzz, CFriBidi and CPNG for text and PNG files, and KioskConfig on CTOML
-// (toml++) for the configuration file. Platform and Sensors
-// reach the kernel through Syscalls' protocols, which the tests replace (SystemFakes).
+// (toml++) for the configuration file, Dynamics on CLanes (vector shuffles, one header: no
+// library). Platform and Sensors reach the kernel through Syscalls' protocols, which the tests replace (SystemFakes).
 // Release builds check bounds and overflow everywhere except Raster's inner loops (and the
 // bench, which measures them as shipped): there -Ounchecked is measured need — checked,
 // circles go from 0.20 to 0.23 of cairo's time and squares from 0.22 to 0.26 (x86_64, same
@@ -45,6 +45,8 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
 
         .target(name: "CSystem", path: "Sources/CShims/CSystem"),
+        // Four-lane vector shuffles for Dynamics' contact rows (one header; see ContactRows.swift).
+        .target(name: "CLanes", path: "Sources/CShims/CLanes"),
         // toml++ (Debian's libtomlplusplus, a compiled TOML 1.0 reader) behind a C face that
         // regular and Embedded Swift can both call.
         .target(name: "CTOML", path: "Sources/CShims/CTOML",
@@ -63,7 +65,7 @@ let package = Package(
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
-        .target(name: "Dynamics", dependencies: ["Geometry"]),
+        .target(name: "Dynamics", dependencies: ["Geometry", "CLanes"]),
         .target(name: "Gestures", dependencies: ["Geometry"]),
         .target(name: "Trace", dependencies: ["Geometry"]),
         .target(name: "Sensors", dependencies: ["Geometry", "Syscalls", "Diagnostics"]),

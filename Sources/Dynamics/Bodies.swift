@@ -147,15 +147,22 @@ struct Motion {
 /// (static or asleep: still, unturned): a row's lane on such a body stores into it without a
 /// test, and what it stores is the zero it read (an impulse times an inverse mass of 0).
 struct SolverBody {
-    var vx = 0.0, vy = 0.0, w = 0.0
-    /// To 64 bytes (a cache line, addressed with a shift). Between w and the motion: next to
-    /// dpx, w was read with it in one 16-byte load, which cannot take w from the 8-byte store
-    /// of a row just before (the load waits for the store to reach the cache).
-    private var unused = 0.0
-    var dpx = 0.0, dpy = 0.0, dqc = 1.0, dqs = 0.0
+    /// (vx, vy, w, 0) and (dpx, dpy, dqc − 1, dqs) in `Float`, as Box2D v3 keeps them: the rows
+    /// take four bodies' vectors whole and transpose them into lanes. The turn is kept as
+    /// cos − 1 so that small turns keep their digits (the floor's arms are ~1150 px).
+    var velocity = SIMD4<Float>()
+    var motion = SIMD4<Float>()
 
     init() {}
-    init(_ m: Motion) { vx = m.vx; vy = m.vy; w = m.w }
+    init(_ m: Motion) { velocity = SIMD4(Float(m.vx), Float(m.vy), Float(m.w), 0) }
+
+    var vx: Double { get { Double(velocity[0]) } set { velocity[0] = Float(newValue) } }
+    var vy: Double { get { Double(velocity[1]) } set { velocity[1] = Float(newValue) } }
+    var w: Double { get { Double(velocity[2]) } set { velocity[2] = Float(newValue) } }
+    var dpx: Double { get { Double(motion[0]) } set { motion[0] = Float(newValue) } }
+    var dpy: Double { get { Double(motion[1]) } set { motion[1] = Float(newValue) } }
+    var dqc: Double { get { Double(motion[2]) + 1 } set { motion[2] = Float(newValue - 1) } }
+    var dqs: Double { get { Double(motion[3]) } set { motion[3] = Float(newValue) } }
 }
 
 /// What a substep's velocity integration adds to a solver body (the external acceleration

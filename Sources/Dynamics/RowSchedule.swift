@@ -1,10 +1,10 @@
 /// The order the row passes visit the rows in. Two rows that share a moving body must keep
 /// their order (Gauss-Seidel: the later one sees what the earlier one did); rows that share
 /// none commute, bit for bit. A row that shares a body with the row just before it waits for
-/// that row's stores before it can start (in constraint order, a fifth of kiosk500's rows),
-/// where an independent one overlaps it in the processor. Here the rows are reordered, only
-/// where they commute, so that a row shares no moving body with the `RowSchedule.spacing`
-/// rows before it where possible (kiosk500: 0.6 % of neighbours then share one).
+/// that row's stores before it can start, where an independent one overlaps it in the
+/// processor. Here the rows are reordered, only where they commute, so that a row shares no
+/// moving body with the `RowSchedule.spacing` rows before it where possible (with rows of two
+/// in kiosk500, a fifth of neighbours shared one in constraint order, 0.6 % after).
 struct RowSchedule {
     /// How many rows ahead (in constraint order) a row may be taken from (4 and 16 measured
     /// alike).
@@ -17,22 +17,22 @@ struct RowSchedule {
     /// the window that saw it in a row not yet emitted.
     var lastEmitted = Storage<Int32>(capacity: 64, fill: 0)
     var seenInWindow = Storage<Int32>(capacity: 64, fill: 0)
-    /// Per row: the bodies it moves. The rows in the new order. The window: rows not yet
-    /// emitted, in constraint order.
-    var movers = Storage<RowMovers>(capacity: 128, fill: RowMovers(0, 0, 0, 0))
-    var order = Storage<SIMD2<Int32>>(capacity: 128, fill: SIMD2())
+    /// Per row: the bodies it moves (A and B of each lane; the "no body" slot for the others).
+    /// The rows in the new order. The window: rows not yet emitted, in constraint order.
+    var movers = Storage<SIMD8<Int32>>(capacity: 128, fill: SIMD8())
+    var order = Storage<SIMD4<Int32>>(capacity: 128, fill: SIMD4())
     var window = Storage<Int32>(capacity: RowSchedule.window, fill: 0)
 
     func release() { lastEmitted.release(); seenInWindow.release(); movers.release(); order.release(); window.release() }
 }
 
 extension DynamicsWorld {
-    /// Reorders the rows' constraint pairs `pairedRows[0..<count]` (constraint order) as
+    /// Reorders the rows' constraint groups `pairedRows[0..<count]` (constraint order) as
     /// `RowSchedule` describes: each time, the first row of the window that shares no moving
     /// body with a row before it in the window (which it would then have to follow) nor with
     /// the last rows emitted; else the window's first. Run when the pairing changes.
     func scheduleRows(_ count: Int) {
-        let cc = constraints.base, pairs = pairedRows.base
+        let cc = constraints.base, groups = pairedRows.base
         let n = bodies.count
         // Slot n stands for "no body": never seen, emitted long ago.
         let none = Int32(n), longAgo = Int32.min / 2
@@ -42,11 +42,11 @@ extension DynamicsWorld {
         let order = schedule.order.base, movers = schedule.movers.base, window = schedule.window.base
         for b in 0...n { lastEmitted[b] = longAgo; seen[b] = 0 }
         for r in 0..<count {
-            let first = cc + Int(pairs[r][0]), second = Int(pairs[r][1])
-            var m = RowMovers(first.pointee.movesA ? first.pointee.a : none, first.pointee.movesB ? first.pointee.b : none, none, none)
-            if second >= 0 {
-                let k = cc + second
-                m.c = k.pointee.movesA ? k.pointee.a : none; m.d = k.pointee.movesB ? k.pointee.b : none
+            var m = SIMD8<Int32>(repeating: none)
+            for lane in 0..<4 where groups[r][lane] >= 0 {
+                let k = cc + Int(groups[r][lane])
+                if k.pointee.movesA { m[2 * lane] = k.pointee.a }
+                if k.pointee.movesB { m[2 * lane + 1] = k.pointee.b }
             }
             movers[r] = m
         }
@@ -57,29 +57,25 @@ extension DynamicsWorld {
             var chosen = 0
             for p in 0..<pending {
                 let m = movers[Int(window[p])]
-                let a = Int(m.a), b = Int(m.b), c = Int(m.c), d = Int(m.d)
-                let ready = seen[a] != pass && seen[b] != pass && seen[c] != pass && seen[d] != pass
-                let recent = max(max(lastEmitted[a], lastEmitted[b]), max(lastEmitted[c], lastEmitted[d]))
+                var ready = true, recent = longAgo
+                for j in 0..<8 {
+                    let body = Int(m[j])
+                    ready = ready && seen[body] != pass
+                    recent = max(recent, lastEmitted[body])
+                }
                 if ready && emitted - recent >= RowSchedule.spacing { chosen = p; break }
-                seen[a] = pass; seen[b] = pass; seen[c] = pass; seen[d] = pass
+                for j in 0..<8 { seen[Int(m[j])] = pass }
                 seen[n] = 0
             }
             let row = Int(window[chosen])
-            order[Int(emitted)] = pairs[row]
+            order[Int(emitted)] = groups[row]
             emitted += 1
             let m = movers[row]
-            lastEmitted[Int(m.a)] = emitted; lastEmitted[Int(m.b)] = emitted
-            lastEmitted[Int(m.c)] = emitted; lastEmitted[Int(m.d)] = emitted
+            for j in 0..<8 { lastEmitted[Int(m[j])] = emitted }
             lastEmitted[n] = longAgo
             for p in chosen..<(pending - 1) { window[p] = window[p + 1] }
             pending -= 1
         }
-        for r in 0..<count { pairs[r] = order[r] }
+        for r in 0..<count { groups[r] = order[r] }
     }
-}
-
-/// The bodies a row moves (its lanes' A and B); the schedule's "no body" slot for the others.
-struct RowMovers {
-    var a: Int32, b: Int32, c: Int32, d: Int32
-    init(_ a: Int32, _ b: Int32, _ c: Int32, _ d: Int32) { self.a = a; self.b = b; self.c = c; self.d = d }
 }

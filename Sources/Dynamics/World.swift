@@ -116,9 +116,9 @@ public final class DynamicsWorld {
     var pairingBlock = Storage<Int32>(capacity: 64, fill: 0)   // per body
     var constraintPlaced = Storage<Bool>(capacity: 256, fill: false)
     /// Last step's pairing of constraints into rows (`buildRows`): each constraint's pairing
-    /// key, each row's two constraints; reused while the keys repeat.
+    /// key, each row's four constraints (−1: none); reused while the keys repeat.
     var pairingKeys = Storage<SIMD2<UInt64>>(capacity: 256, fill: SIMD2())
-    var pairedRows = Storage<SIMD2<Int32>>(capacity: 128, fill: SIMD2())
+    var pairedRows = Storage<SIMD4<Int32>>(capacity: 128, fill: SIMD4())
     var pairedConstraintCount = -1, pairedRowCount = 0
     var schedule = RowSchedule()
     var constraintApproaching = Storage<Bool>(capacity: 256, fill: false)

@@ -174,11 +174,10 @@ final class Visitor {
         #expect(first == second)
         // Pinned: a change of the engine's results shows here (and must be meant). The same
         // bits on arm64 and armhf are checked by board/cross/compare-cpus.sh.
-        // Re-pinned for rolling resistance and the twitch-tolerant sleep test (was
-        // 0x1a68_448d_2d7e_18af): random piles now sleep in time for nearly every seed, not
-        // by the luck of one.
+        // Re-pinned for the contact rows of four and the solver body state in Float (was
+        // 0x6e8f_be8f_c9c1_57bf): other, equally valid results.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for v in first { hash = (hash ^ v) &* 0x0000_0100_0000_01b3 }
-        #expect(hash == 0x6e8f_be8f_c9c1_57bf, "hash \(String(hash, radix: 16))")
+        #expect(hash == 0x57df_5622_7fb4_1ba2, "hash \(String(hash, radix: 16))")
     }
 }

@@ -325,7 +325,7 @@ extension TraceBuilder {
         #expect(abs(double.held.width - 200 * s) < 2 * s, "\(double.held.width)")
         #expect(double.held.width == double.held.height)
         // It keeps its new size once let go, and rests on the floor with it.
-        #expect(double.after.width == double.held.width)
+        #expect(abs(double.after.width - double.held.width) < 1e-9 * s, "\(double.after.width) \(double.held.width)")
         #expect(abs(double.after.y + double.after.height / 2 - h) < 1)
         let huge = try pinched(from: 80, to: 420)
         #expect(abs(huge.held.width - 250 * s) < 1e-6)

@@ -56,7 +56,7 @@ SWIFTC=(swiftc -target "$TRIPLE" -enable-experimental-feature Embedded -wmo -O -
 CC=(clang --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}")
 
 # SwiftPM makes module maps for C targets with an include/ folder; here they are written out.
-for c in CSystem:Sources/CShims/CSystem/include/csystem.h CTOML:Sources/CShims/CTOML/include/CTOML.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h; do
+for c in CSystem:Sources/CShims/CSystem/include/csystem.h CLanes:Sources/CShims/CLanes/include/clanes.h CTOML:Sources/CShims/CTOML/include/CTOML.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h; do
     mkdir -p "$OBJ/maps/${c%%:*}"
     printf 'module %s {\n    header "%s"\n    export *\n}\n' "${c%%:*}" "$ROOT/${c#*:}" > "$OBJ/maps/${c%%:*}/module.modulemap"
 done
