@@ -19,8 +19,8 @@ struct ContactRow {
     /// The row's points are `rowPoints[firstPoint]` and, when `twoPoints`, the one after:
     /// apart from the rows, so that a row of one-point manifolds streams no unused point.
     var firstPoint: Int32 = 0
-    /// The contact and the constraint of each lane, −1 for an empty lane.
-    var contact = SIMD4<Int32>(repeating: -1), constraint = SIMD4<Int32>(repeating: -1)
+    /// The contact of each lane, −1 for an empty lane.
+    var contact = SIMD4<Int32>(repeating: -1)
     var mA = Lanes(), iA = Lanes(), mB = Lanes(), iB = Lanes()
     var nx = Lanes(), ny = Lanes()
     var friction = Lanes()
@@ -286,7 +286,6 @@ extension DynamicsWorld {
         r.pointee.movesB = bits(k0.pointee.movesB, k1.pointee.movesB, k2.pointee.movesB, k3.pointee.movesB)
         r.pointee.storesFreely = storesFreely(k0) && storesFreely(k1) && storesFreely(k2) && storesFreely(k3)
         r.pointee.contact = SIMD4(k0.pointee.contact, k1.pointee.contact, k2.pointee.contact, k3.pointee.contact)
-        r.pointee.constraint = lanes
         @inline(__always) func lanesOf(_ x0: Double, _ x1: Double, _ x2: Double, _ x3: Double) -> Lanes {
             Lanes(Float(x0), Float(x1), Float(x2), Float(x3))
         }

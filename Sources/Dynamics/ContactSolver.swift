@@ -265,10 +265,10 @@ extension DynamicsWorld {
     ///
     /// After the first pass only constraints with a body that an impulse changed since the
     /// previous pass are looked at again: the others would find what they found then. The
-    /// first pass skips, likewise, constraints found not approaching by a scan
-    /// (`markApproachingContacts`) whose bodies no impulse has changed yet. The constraints to look at are kept as
-    /// bits (`ImpactWorklist`), set from each changed body's constraints, so a pass visits
-    /// only those, in constraint order, instead of testing every constraint.
+    /// first pass skips, likewise, the constraints that `markApproachingContacts` found not
+    /// approaching, whose bodies no impulse has changed yet. The constraints to look at are
+    /// kept as bits (`ImpactWorklist`), set from each changed body's constraints, so a pass
+    /// visits only those, in constraint order, instead of testing every constraint.
     func resolveImpacts(_ hs: Double) {
         let cc = constraints.base, cp = points.base, bt = bodies
         let motion = solverBodies.base

@@ -109,7 +109,7 @@ public final class DynamicsWorld {
     var islandHasAwake = Storage<Bool>(capacity: 64, fill: false)
     var sleepAnchor = Storage(capacity: 64, fill: SleepAnchor())   // per body
     var sweepBoxes = Storage(capacity: 64, fill: SweepBox(minX: 0, maxX: 0, minY: 0, maxY: 0, body: 0, active: false))
-    /// The contact constraints paired into rows for the wide solver (`ContactRows.swift`).
+    /// The contact constraints grouped four to a row for the wide solver (`ContactRows.swift`).
     var rows = Storage<ContactRow>(capacity: 128, fill: ContactRow())
     var contactRowCount = 0
     var rowPoints = Storage<RowPoint>(capacity: 256, fill: RowPoint())
