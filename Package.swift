@@ -5,9 +5,10 @@ import PackageDescription
 //   motionkiosk (argument parsing and wiring) → KioskRuntime (the frame loop) → Exhibits →
 //   {Raster, Dynamics, Gestures, Sensors, Platform, Trace} → Geometry.
 // The seam to the system: only Syscalls depends on the C library targets (CSystem, CDRM,
-// CInput), Raster on CFreeType, CHarfBuzz, CFriBidi and CPNG for text and PNG files, and KioskConfig on CTOML
-// (toml++) for the configuration file, Dynamics on CLanes (vector shuffles, one header: no
-// library). Platform and Sensors reach the kernel through Syscalls' protocols, which the tests replace (SystemFakes).
+// CInput), Raster on CFreeType, CHarfBuzz, CFriBidi and CPNG for text and PNG files,
+// KioskConfig on CTOML (toml++) for the configuration file, and Dynamics on CLanes (vector
+// shuffles, one header: no library). Platform and Sensors reach the kernel through Syscalls'
+// protocols, which the tests replace (SystemFakes).
 // Release builds check bounds and overflow everywhere except Raster's inner loops (and the
 // bench, which measures them as shipped): there -Ounchecked is measured need — checked,
 // circles go from 0.20 to 0.23 of cairo's time and squares from 0.22 to 0.26 (x86_64, same
