@@ -7,8 +7,9 @@ import Geometry
 /// changed.
 ///
 /// Every pixel gets the exact area of the shape inside it, as in FreeType's and Skia's analytic
-/// rasterizers. Discs and rings are exact circles (Discs.swift: per row, each arc's area per
-/// column in closed form, no polygon); the other shapes are polygons. Convex polygons
+/// rasterizers. Every shape is a polygon; a circle is the one cairo fills for it
+/// (CircleFlattening.swift), and discs and rings of most radii go through their own
+/// rasterizer (Discs.swift: per row, each arc's area per column in closed form). Convex polygons
 /// (transformed rectangles, lines) go row by row along their
 /// two sides: where each side crosses the row as one short straight piece (most rows), the
 /// edge pixels' areas are a closed form, and runs of whole rows on the same two segments
@@ -43,7 +44,7 @@ public final class Canvas {
 
     // Cell buffer: for every pixel, the signed height (cover) and signed area an outline
     // leaves there. Rows × (width + 1) pairs of Float (twice a frame's bytes), zero except
-    // during a fill. Only general polygons (and circles beyond `analyticRadiusLimit`) use it:
+    // during a fill. Only general polygons (and rings outside `quarterTurnRadii`) use it:
     // made on their first fill, so a canvas that never draws one does not carry it.
     private var wholeCanvasCells: UnsafeMutablePointer<SIMD2<Float>>?
     var cells: UnsafeMutablePointer<SIMD2<Float>> {
@@ -68,9 +69,16 @@ public final class Canvas {
     let vertices: UnsafeMutablePointer<SIMD2<Double>>
     // One row of cells for convex shapes: stays in L1 while the shape is swept row by row.
     let rowCells: UnsafeMutablePointer<SIMD2<Float>>
-    // Where a disc's or ring's circles cross each column line x = 0…width (see Discs.swift).
-    let outerLineHeights: UnsafeMutablePointer<Double>
-    let innerLineHeights: UnsafeMutablePointer<Double>
+    // Where a disc's or ring's outlines cross each column line x = 0…width (see Discs.swift).
+    let outerLines: ColumnLines
+    let innerLines: ColumnLines
+    // The same for a disc's row lines, from its top row on.
+    let rowLineWidths: UnsafeMutablePointer<Double>
+    let rowLineEdges: UnsafeMutablePointer<Int32>
+    // The quarter polygons of a disc's or ring's outlines, kept for the next circle of the
+    // same radius.
+    var outerQuarter = FlatQuarter()
+    var innerQuarter = FlatQuarter()
 
     public init(buffer: PixelBuffer) {
         self.buffer = buffer
@@ -85,10 +93,12 @@ public final class Canvas {
         vertices.initialize(repeating: .zero, count: Canvas.maxCircleVertices)
         rowCells = .allocate(capacity: buffer.width + 2)
         rowCells.initialize(repeating: .zero, count: buffer.width + 2)
-        outerLineHeights = .allocate(capacity: buffer.width + 1)
-        outerLineHeights.initialize(repeating: 0, count: buffer.width + 1)
-        innerLineHeights = .allocate(capacity: buffer.width + 1)
-        innerLineHeights.initialize(repeating: 0, count: buffer.width + 1)
+        outerLines = ColumnLines(count: buffer.width + 1)
+        innerLines = ColumnLines(count: buffer.width + 1)
+        rowLineWidths = .allocate(capacity: buffer.height + 1)
+        rowLineWidths.initialize(repeating: 0, count: buffer.height + 1)
+        rowLineEdges = .allocate(capacity: buffer.height + 1)
+        rowLineEdges.initialize(repeating: 0, count: buffer.height + 1)
         damageRects.reserveCapacity(maxDamageRects + 1)
     }
 
@@ -99,7 +109,9 @@ public final class Canvas {
 
     deinit {
         wholeCanvasCells?.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
-        vertices.deallocate(); rowCells.deallocate(); outerLineHeights.deallocate(); innerLineHeights.deallocate()
+        vertices.deallocate(); rowCells.deallocate(); outerLines.deallocate(); innerLines.deallocate()
+        outerQuarter.deallocate(); innerQuarter.deallocate()
+        rowLineWidths.deallocate(); rowLineEdges.deallocate()
     }
 
     // MARK: Damage
@@ -242,35 +254,44 @@ public final class Canvas {
         // Wholly outside: nothing to do (and no vertices to make).
         if center.x + radius <= 0 || center.y + radius <= 0 || center.x - radius >= Double(width)
             || center.y - radius >= Double(height) { return }
-        if radius <= Canvas.analyticRadiusLimit {
+        if Canvas.isQuarterTurn(radius) {
             fillRound(center.x, center.y, outer: radius, inner: 0, color)
             return
         }
-        let n = Canvas.circleVertexCount(radius: radius)
-        circleVertices(center.x, center.y, radius, n)
-        fillConvex(n, color)
+        fillConvex(flattenedCircle(center.x, center.y, radius), color)
     }
+
+    /// Whether cairo builds a circle of `radius` from quarter turns (the disc rasterizer's case).
+    static func isQuarterTurn(_ radius: Double) -> Bool {
+        radius >= quarterTurnRadii.low && radius < quarterTurnRadii.high
+    }
+
+    /// Rings up to this radius (px) go through the disc rasterizer: its quarter table grows
+    /// with the radius (about 16 bytes a pixel of it), and a larger ring is an arc across
+    /// even a 1080×1920 screen.
+    static let ringRadiusLimit = 4096.0
 
     /// A ring centred on the circle of `radius`, `lineWidth` wide (a stroked circle).
     public func strokeCircle(center: Vec2, radius: Double, lineWidth: Double, color: Color) {
         guard color.a > 0, radius > 0, lineWidth > 0, Canvas.withinReach(center, margin: radius + lineWidth)
         else { return }
         let outer = radius + lineWidth / 2, inner = radius - lineWidth / 2
-        if inner <= 0 { fillCircle(center: center, radius: outer, color: color); return }
+        // A hole under a thousandth of a pixel is no hole.
+        if inner < 1e-3 { fillCircle(center: center, radius: outer, color: color); return }
         if center.x + outer <= 0 || center.y + outer <= 0 || center.x - outer >= Double(width)
             || center.y - outer >= Double(height) { return }
-        if outer <= Canvas.analyticRadiusLimit {
+        // Rings go through the disc rasterizer at any radius a screen holds, so that none needs
+        // the whole-canvas cells (a ring being drawn starts tiny and may grow past the screen):
+        // outside cairo's quarter-turn radii they keep the quarter-turn polygon, flattened to
+        // the same tolerance, where cairo would start from half or third turns.
+        if outer < Canvas.ringRadiusLimit {
             fillRound(center.x, center.y, outer: outer, inner: inner, color)
             return
         }
-        // Same vertex count for both outlines so that the ring's width is even all round;
-        // the inner one runs the other way, so the winding cancels inside it.
-        let n = Canvas.circleVertexCount(radius: outer)
+        // The inner outline runs the other way, so the winding cancels inside it.
         beginFill()
-        circleVertices(center.x, center.y, outer, n)
-        addPolygon(n, reversed: false)
-        circleVertices(center.x, center.y, inner, n)
-        addPolygon(n, reversed: true)
+        addPolygon(flattenedCircle(center.x, center.y, outer), reversed: false)
+        addPolygon(flattenedCircle(center.x, center.y, inner), reversed: true)
         endFill(color)
     }
 
@@ -348,56 +369,6 @@ public final class Canvas {
         let v = vertices
         v[0] = SIMD2(p0.x, p0.y); v[1] = SIMD2(p1.x, p1.y); v[2] = SIMD2(p2.x, p2.y); v[3] = SIMD2(p3.x, p3.y)
         fillConvex(4, color)
-    }
-
-    /// (Only for circles beyond `analyticRadiusLimit`; the others are exact.)
-    /// Vertices for a circle so that no chord of the inscribed polygon would stray more than
-    /// 0.2 px from the arc; the area-true polygon used here strays at most 0.14 px out and
-    /// 0.07 px in, about what cairo's default tolerance (0.1 px, inscribed, so all inward)
-    /// gives, with 30 % fewer vertices than 0.1 px would need: rows holding a vertex take the
-    /// slower cell path, so this is a fifth of the cost of a disc. A multiple of 8 so that
-    /// the polygon has the circle's mirror symmetries exactly.
-    static func circleVertexCount(radius: Double) -> Int {
-        let tolerance = 0.2
-        var n = 8
-        if radius > tolerance {
-            let step = acos(1 - tolerance / radius)
-            let wanted = (Double.pi / step).rounded(.up)
-            n = wanted.isFinite ? Int(Swift.min(wanted, Double(maxCircleVertices))) : maxCircleVertices
-        }
-        n = Swift.max(16, (n + 7) & ~7)
-        return Swift.min(n, maxCircleVertices)
-    }
-
-    /// Writes the `n` vertices of a circle's polygon into `vertices`.
-    func circleVertices(_ cx: Double, _ cy: Double, _ r: Double, _ n: Int) {
-        let m = n / 8
-        let theta = 2 * Double.pi / Double(n)
-        // Radius of the polygon with the same area as the circle (the chords would lose a
-        // sliver per side otherwise): r' = r·√(θ / sin θ).
-        let rr = r * (theta / _sin(theta)).squareRoot()
-        // Vertices at angles (k + ½)θ: the polygon then has the circle's mirror symmetries
-        // exactly, and its extreme points are edge midpoints (r'·cos(θ/2) < r), so it never
-        // pokes out of the circle's bounding box. First octant by rotation recurrence (trig
-        // once per circle), the other seven by symmetry.
-        let cs = _cos(theta), sn = _sin(theta)
-        let v = vertices
-        var c = _cos(theta / 2) * rr, s = _sin(theta / 2) * rr
-        for j in 0..<m {
-            let nc = c * cs - s * sn
-            let ns = s * cs + c * sn
-            // Octants 0, 2, 4, 6 run with j; 1, 3, 5, 7 against it.
-            v[j] = SIMD2(cx + c, cy + s)
-            v[2 * m + j] = SIMD2(cx - s, cy + c)
-            v[4 * m + j] = SIMD2(cx - c, cy - s)
-            v[6 * m + j] = SIMD2(cx + s, cy - c)
-            let k = m - 1 - j
-            v[m + k] = SIMD2(cx + s, cy + c)
-            v[3 * m + k] = SIMD2(cx - c, cy + s)
-            v[5 * m + k] = SIMD2(cx - s, cy - c)
-            v[7 * m + k] = SIMD2(cx + c, cy - s)
-            c = nc; s = ns
-        }
     }
 
     /// When set (tests), fills add their exact coverage here (width × height Floats) and

@@ -1,110 +1,77 @@
 import Geometry
 
-// Discs and rings with the exact area of the shape in every pixel, row by row, with no
-// polygon and no whole-canvas cells.
+// Discs and rings of quarter-turn circles (CircleFlattening.swift: cairo's polygon for radii
+// from 5.4 to 366.9 px) with the polygon's exact area in every pixel, row by row, with no
+// whole-canvas cells.
 //
-// Within one pixel row the circle's boundary splits into arcs that are monotone in x and y
-// (one per side and half). Each arc is cut where it crosses the pixel columns' lines; within
-// a column, the area left of the arc is the trapezoid under its chord plus the circular
-// segment between chord and arc (minus it on the left side, where the arc bulges left), plus
-// the full column width for the height the arc spends right of the column. The segment of an
-// arc whose endpoints P, Q are seen from the centre at angle θ is r²(θ − sin θ)/2, and
-// sin θ = |P × Q| / r²: a short series in sin θ gives it with + − × only (pieces within one
-// pixel subtend little unless the circle is tiny; the rare wide piece halves its angle twice
-// with square roots first). Only + − × ÷ and square roots: the same bits on every CPU.
-// Where the vertical lines x = m cross the circle comes from one square root per line per
-// circle (shared by the upper and lower halves), where the rows' lines do from one per row.
+// Within one pixel row the outline splits into arcs (chains of the polygon's edges) that are
+// monotone in x and y (one per side and half). Each arc is cut where it crosses the pixel
+// columns' lines; within a column, the area left of the arc is the trapezoid under the chord
+// between those crossings, plus what the polygon's vertices between them add to it (the
+// `bend`: nothing for most pieces, which lie on one edge), plus the full column width for the
+// height the arc spends right of the column. Row y's half-width and column x's half-height
+// come from one table of a quarter of the polygon (its mirror symmetries make them the same
+// function), once per row and once per column line per circle (shared by the upper and lower
+// halves). Only + − × ÷: the same bits on every CPU.
 // Most rows paint each arc's pixels as they are computed and the span between the arcs in
 // one fill; the rows where arcs share columns (the centre's row, tiny circles, thin rings)
 // sum them in one row of cells first. A ring is the outer disc minus the inner one: four
 // arcs per row.
 // What limits a disc is each edge pixel's chain of dependent operations (from its column
-// line's height to the blended pixel) more than their count: so the segment joins the sum
-// last, heights are taken unsigned, circles of 30 px and more use a two-term series, and
-// the weight is taken in Double (shorter chains measured 9 % faster than fewer operations).
+// line's height to the blended pixel) more than their count: so the bend joins the sum last,
+// heights are taken unsigned and the weight is taken in Double.
 extension Canvas {
-    /// Beyond this radius circles go through the polygon path: r² and the products of
-    /// crossings would lose the precision the closed forms need (such a circle is a straight
-    /// edge at the canvas's scale; the polygon's 8192 sides are exact enough there).
-    static let analyticRadiusLimit = 1e8
-
     /// One circle of a disc or ring, with where it crosses the canvas's column lines.
     struct RoundOutline {
-        let cx: Double, cy: Double, r: Double, invR2: Double, r2: Double
-        /// Every piece of arc within one pixel subtends under 0.05 rad (r ≥ 30): the segment
-        /// series' third term stays under 2e-8 px² and is left out.
-        let shortPieces: Bool
-        /// |y − cy| where the circle crosses x = m, for the lines m the circle reaches.
+        let cx: Double, cy: Double, r: Double
+        let quarter: FlatQuarter
+        /// |y − cy| where the outline crosses x = m, for the lines m it reaches.
         let lineHeights: UnsafeMutablePointer<Double>
+        /// The quarter's edge that holds that crossing.
+        let lineEdges: UnsafeMutablePointer<Int32>
 
-        init(cx: Double, cy: Double, r: Double, lineHeights: UnsafeMutablePointer<Double>, columns: Int) {
-            self.cx = cx; self.cy = cy; self.r = r
-            r2 = r * r; invR2 = 1 / r2
-            shortPieces = r >= 30
-            self.lineHeights = lineHeights
+        init(cx: Double, cy: Double, quarter: FlatQuarter, lines: ColumnLines, columns: Int) {
+            self.cx = cx; self.cy = cy; r = quarter.radius
+            self.quarter = quarter
+            lineHeights = lines.heights; lineEdges = lines.edges
             let first = Swift.max((cx - r).rounded(.up), 0), last = Swift.min((cx + r).rounded(.down), Double(columns))
-            if first <= last {
-                for m in Int(first)...Int(last) { lineHeights[m] = halfChord(Double(m) - cx) }
+            guard first <= last else { return }
+            let firstLine = Int(first), lastLine = Int(last)
+            // Column and row are mirror images: the height at width d = |m − cx| is the width
+            // at that height, on the mirrored edge. Lines left of the centre, then right of it
+            // (d is then within [0, r] with no abs and no clamp).
+            let centreLine = Swift.min(Swift.max(Int(cx.rounded(.up)), firstLine), lastLine + 1)
+            let mirror = quarter.edges - 1
+            if firstLine < centreLine {
+                for m in firstLine..<centreLine {
+                    let d = cx - Double(m), e = quarter.edge(at: d)
+                    lineHeights[m] = quarter.halfWidth(d, edge: e)
+                    lineEdges[m] = Int32(mirror - e)
+                }
+            }
+            if centreLine <= lastLine {
+                for m in centreLine...lastLine {
+                    let d = Double(m) - cx, e = quarter.edge(at: d)
+                    lineHeights[m] = quarter.halfWidth(d, edge: e)
+                    lineEdges[m] = Int32(mirror - e)
+                }
             }
         }
 
-        /// Half the chord at distance `d` from the centre: √(r² − d²), factored so that it
-        /// stays accurate near the circle's extremes.
-        @inline(__always) func halfChord(_ d: Double) -> Double {
-            Swift.max((r - d) * (r + d), 0).squareRoot()
-        }
-    }
-
-    /// Area between the chord PQ of a circle and its arc, both points on the same quarter:
-    /// r²(θ − sin θ)/2 with sin θ = |P × Q| / r² (points relative to the centre, as
-    /// (half-width w ≥ 0, y)).
-    @inline(__always) static func segmentArea(_ o: RoundOutline, _ wp: Double, _ yp: Double,
-                                              _ wq: Double, _ yq: Double) -> Double {
-        let cross = abs(wp * yq - yp * wq)
-        let s = cross * o.invR2
-        if s <= 0.1 { // every piece of a circle over 14 px: the terms left out stay under 1e-8
-            let t = s * s
-            return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224)))
-        }
-        if s <= 0.5 {
-            // (asin s − s)/2 = Σ c_n s^(2n+1) / 2, n ≥ 1; the first term left out is below
-            // 3e-7·r² at s = ½, which only circles under 3 px reach.
-            let t = s * s
-            return cross * t * (1.0 / 12 + t * (3.0 / 80 + t * (5.0 / 224 + t * (35.0 / 2304
-                + t * (63.0 / 5632 + t * (231.0 / 26624))))))
-        }
-        return wideSegmentArea(o, s, (wp * wq + yp * yq) * o.invR2)
-    }
-
-    /// `segmentArea` with the sign it adds to the area left of the arc, for circles of
-    /// `shortPieces` (the commonest: kept to a short chain of dependent operations): with
-    /// heights unsigned, an arc running rightwards turns one way on the left side and the
-    /// other on the right, so yp·wq − wp·yq has that sign already and needs no |·|.
-    @inline(__always) static func shortSegment(_ o: RoundOutline, _ wp: Double, _ yp: Double,
-                                               _ wq: Double, _ yq: Double) -> Double {
-        let signedCross = yp * wq - wp * yq
-        let s = signedCross * o.invR2
-        let t = s * s
-        return signedCross * t * (1.0 / 12 + t * (3.0 / 80))
-    }
-
-    /// The segment of an arc wider than 30° (tiny circles): θ from its cosine by two
-    /// half-angle steps, then asin's series on sin(θ/4) ≤ 0.383.
-    static func wideSegmentArea(_ o: RoundOutline, _ sine: Double, _ cosine: Double) -> Double {
-        let c = Swift.min(Swift.max(cosine, 0), 1)
-        let halfCos = ((1 + c) * 0.5).squareRoot()
-        let u = Swift.max((1 - halfCos) * 0.5, 0).squareRoot()
-        let t = u * u
-        let quarter = u * (1 + t * (1.0 / 6 + t * (3.0 / 40 + t * (5.0 / 112 + t * (35.0 / 1152 + t * (63.0 / 2816
-            + t * (231.0 / 13312 + t * (143.0 / 10240 + t * (6435.0 / 557056)))))))))
-        return Swift.max(o.r2 * (4 * quarter - Swift.min(sine, 1)) * 0.5, 0)
+        /// Half the outline's width at height `d` from the centre's line.
+        @inline(__always) func halfChord(_ d: Double) -> Double { quarter.halfWidth(d) }
     }
 
     /// Draws the disc of radius `outer` less the one of radius `inner` (0: none) around the
     /// same centre.
     func fillRound(_ cx: Double, _ cy: Double, outer: Double, inner: Double, _ color: Color) {
-        let o = RoundOutline(cx: cx, cy: cy, r: outer, lineHeights: outerLineHeights, columns: buffer.width)
-        let i = inner > 0 ? RoundOutline(cx: cx, cy: cy, r: inner, lineHeights: innerLineHeights, columns: buffer.width) : nil
+        outerQuarter.prepare(radius: outer, scratch: vertices)
+        let o = RoundOutline(cx: cx, cy: cy, quarter: outerQuarter, lines: outerLines, columns: buffer.width)
+        var i: RoundOutline? = nil
+        if inner > 0 {
+            innerQuarter.prepare(radius: inner, scratch: vertices)
+            i = RoundOutline(cx: cx, cy: cy, quarter: innerQuarter, lines: innerLines, columns: buffer.width)
+        }
         if let coverageSink {
             round(CoveragePainter(base: coverageSink, width: buffer.width), o, i)
         } else {
@@ -137,7 +104,7 @@ extension Canvas {
         }
         @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
         @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
-            paint(k, (base + sign * straight) + sign * curved) // the segment joins last, as in ArcPainter
+            paint(k, (base + sign * straight) + sign * curved) // the bend joins last, as in ArcPainter
         }
         @inline(__always) mutating func paint(_ k: Int, _ coverage: Double) {
             var coverage = coverage
@@ -154,7 +121,7 @@ extension Canvas {
         let painter: P, pixels: UnsafeMutablePointer<P.Pixel>, base: Double, sign: Double
         @inline(__always) mutating func drop(_ k: Int, _ cover: Double) {}
         @inline(__always) mutating func column(_ k: Int, straight: Double, curved: Double) {
-            // The segment, last to be known, joins last: one addition after it, not three.
+            // The bend, last to be known, joins last: one addition after it, not three.
             painter.edgePixel(pixels, k, (base + sign * straight) + sign * curved)
         }
     }
@@ -184,12 +151,13 @@ extension Canvas {
             }
             return
         }
-        // Half-widths at the row's top line, carried from the row above.
-        var outerTop = o.halfChord(Swift.max(Double(firstRow) - o.cy, -o.r))
+        measureRowLines(o, firstRow, lastRow)
+        // The inner circle's half-width at the row's top line, carried from the row above.
         var innerTop = inner.map { $0.halfChord(Swift.max(Double(firstRow) - $0.cy, -$0.r)) } ?? 0
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
-            let outerBottom = o.halfChord(y1)
+            let outerTop = rowLineWidths[row - firstRow], outerBottom = rowLineWidths[row + 1 - firstRow]
+            let edges = (Int(rowLineEdges[row - firstRow]), Int(rowLineEdges[row + 1 - firstRow]))
             var innerBottom = 0.0, innerMeetsRow = false, innerSpansRow = false
             if let i = inner {
                 let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
@@ -197,10 +165,10 @@ extension Canvas {
                 innerMeetsRow = iy1 > iy0
                 innerSpansRow = y0 >= -i.r && y1 <= i.r
             }
-            defer { outerTop = outerBottom; innerTop = innerBottom }
+            defer { innerTop = innerBottom }
             if y1 > y0 && (y0 >= 0 || y1 <= 0) {
                 if !innerMeetsRow {
-                    if discRow(painter, o, row, y0, y1, outerTop, outerBottom, &minCol, &maxCol) { continue }
+                    if discRow(painter, o, row, y0, y1, outerTop, outerBottom, edges, &minCol, &maxCol) { continue }
                 } else if innerSpansRow, let i = inner,
                           ringRow(painter, o, i, row, y0, y1, outerTop, outerBottom, innerTop, innerBottom, &minCol, &maxCol) {
                     continue
@@ -220,14 +188,16 @@ extension Canvas {
     @inline(never) func discInside<P: Painter>(_ painter: P, _ o: RoundOutline, _ firstRow: Int, _ lastRow: Int,
                                                _ minCol: inout Int, _ maxCol: inout Int) {
         let cx = o.cx
-        var wTop = o.halfChord(Swift.max(Double(firstRow) - o.cy, -o.r))
+        measureRowLines(o, firstRow, lastRow)
+        let lineWidths = rowLineWidths, lineEdges = rowLineEdges
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
-            let wBottom = o.halfChord(y1)
-            defer { wTop = wBottom }
+            let wTop = lineWidths[row - firstRow], wBottom = lineWidths[row + 1 - firstRow]
+            let jTop = Int(lineEdges[row - firstRow]), jBottom = Int(lineEdges[row + 1 - firstRow])
             if y1 > y0 && (y0 >= 0 || y1 <= 0) {
                 let lower = y0 >= 0
                 let near = lower ? wTop : wBottom, far = lower ? wBottom : wTop
+                let jNear = lower ? jTop : jBottom, jFar = lower ? jBottom : jTop
                 let yNear = lower ? y0 : y1, yFar = lower ? y1 : y0, ys: Double = lower ? 1 : -1
                 let leftStart = cx - near, leftEnd = cx - far, rightStart = cx + far, rightEnd = cx + near
                 let leftColumns = ceilToInt(leftEnd), rightFirst = floorToInt(rightStart)
@@ -239,24 +209,45 @@ extension Canvas {
                     }
                     var leftArc = ArcPainter(painter: painter, pixels: pixels, base: h, sign: -1)
                     arcColumns(o, &leftArc, leftFirst, leftColumns, leftStart, yNear, near, leftEnd, yFar, far, yFar,
-                               xs: -1, ys: ys)
+                               xs: -1, ys: ys, edges: (jNear, jFar))
                     var rightArc = ArcPainter(painter: painter, pixels: pixels, base: 0, sign: 1)
                     arcColumns(o, &rightArc, rightFirst, rightColumns, rightStart, yFar, far, rightEnd, yNear, near, yNear,
-                               xs: 1, ys: ys)
+                               xs: 1, ys: ys, edges: (jFar, jNear))
                     if leftFirst < minCol { minCol = leftFirst }
                     if rightColumns - 1 > maxCol { maxCol = rightColumns - 1 }
                     continue
                 }
             }
-            otherDiscRow(painter, o, row, y0, y1, wTop, wBottom, &minCol, &maxCol)
+            otherDiscRow(painter, o, row, y0, y1, wTop, wBottom, (jTop, jBottom), &minCol, &maxCol)
         }
+    }
+
+    /// Each row line's half-width of `o` and the edge it lies on (`rowLineWidths`, `rowLineEdges`
+    /// from `firstRow`'s top line to `lastRow`'s bottom one), all first: a loop of independent
+    /// lookups, where the row loop would wait for each one.
+    @inline(__always) func measureRowLines(_ o: RoundOutline, _ firstRow: Int, _ lastRow: Int) {
+        let q = o.quarter, lineWidths = rowLineWidths, lineEdges = rowLineEdges
+        @inline(__always) func measure(_ line: Int, _ h: Double) {
+            let e = q.edge(at: h)
+            lineWidths[line] = q.halfWidth(h, edge: e); lineEdges[line] = Int32(e)
+        }
+        // The first and last lines may lie beyond the outline (clamped); the others lie within
+        // it, above the centre and then below (no abs, no clamp).
+        let lines = lastRow + 1 - firstRow
+        let centreLine = Swift.min(Swift.max(Int(o.cy.rounded(.up)) - firstRow, 1), lines)
+        if centreLine > 1 { for line in 1..<centreLine { measure(line, o.cy - Double(firstRow + line)) } }
+        if centreLine < lines { for line in centreLine..<lines { measure(line, Double(firstRow + line) - o.cy) } }
+        measure(0, Swift.min(abs(Double(firstRow) - o.cy), o.r))
+        measure(lines, Swift.min(abs(Double(lastRow + 1) - o.cy), o.r))
     }
 
     /// A row of `discInside` that is not its commonest kind.
     @inline(never) func otherDiscRow<P: Painter>(_ painter: P, _ o: RoundOutline, _ row: Int, _ y0: Double, _ y1: Double,
-                                                 _ wTop: Double, _ wBottom: Double,
+                                                 _ wTop: Double, _ wBottom: Double, _ edges: (top: Int, bottom: Int),
                                                  _ minCol: inout Int, _ maxCol: inout Int) {
-        if y1 > y0 && (y0 >= 0 || y1 <= 0) && discRow(painter, o, row, y0, y1, wTop, wBottom, &minCol, &maxCol) { return }
+        if y1 > y0 && (y0 >= 0 || y1 <= 0) && discRow(painter, o, row, y0, y1, wTop, wBottom, edges, &minCol, &maxCol) {
+            return
+        }
         rowThroughCells(painter, o, nil, row, y0, y1, wTop, wBottom, 0, 0, &minCol, &maxCol)
     }
 
@@ -288,10 +279,11 @@ extension Canvas {
     /// column (nearly all rows): each arc's pixels painted as they come, the span between
     /// them whole, no cells. False, with nothing painted, for the rows left to the cells.
     @inline(__always) func discRow<P: Painter>(_ painter: P, _ o: RoundOutline, _ row: Int, _ y0: Double, _ y1: Double,
-                                               _ wTop: Double, _ wBottom: Double,
+                                               _ wTop: Double, _ wBottom: Double, _ edges: (top: Int, bottom: Int),
                                                _ minCol: inout Int, _ maxCol: inout Int) -> Bool {
         let lower = y0 >= 0
         let near = lower ? wTop : wBottom, far = lower ? wBottom : wTop
+        let jNear = lower ? edges.top : edges.bottom, jFar = lower ? edges.bottom : edges.top
         let yNear = lower ? y0 : y1, yFar = lower ? y1 : y0, ys: Double = lower ? 1 : -1
         let leftStart = o.cx - near, leftEnd = o.cx - far, rightStart = o.cx + far, rightEnd = o.cx + near
         let width = buffer.width, w = Double(width)
@@ -310,10 +302,11 @@ extension Canvas {
                 painter.span(pixels, leftColumns, rightFirst - leftColumns, Float(Swift.min(h, 1)))
             }
             var leftArc = ArcPainter(painter: painter, pixels: pixels, base: h, sign: -1)
-            arcColumns(o, &leftArc, leftFirst, leftColumns, leftStart, yNear, near, leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+            arcColumns(o, &leftArc, leftFirst, leftColumns, leftStart, yNear, near, leftEnd, yFar, far, yFar, xs: -1, ys: ys,
+                       edges: (jNear, jFar))
             var rightArc = ArcPainter(painter: painter, pixels: pixels, base: 0, sign: 1)
             arcColumns(o, &rightArc, rightFirst, rightColumns, rightStart, yFar, far, rightEnd, yNear, near, yNear,
-                       xs: 1, ys: ys)
+                       xs: 1, ys: ys, edges: (jFar, jNear))
             if leftFirst < minCol { minCol = leftFirst }
             if rightColumns - 1 > maxCol { maxCol = rightColumns - 1 }
             return true
@@ -322,10 +315,10 @@ extension Canvas {
         if leftColumns > 0 {
             if leftStart >= 0 {
                 arcColumns(o, &leftSide, leftFirst, leftColumns, leftStart, yNear, near,
-                           leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+                           leftEnd, yFar, far, yFar, xs: -1, ys: ys, edges: (jNear, jFar))
             } else { // from where it enters the canvas
                 arcColumns(o, &leftSide, 0, leftColumns, 0, ys * o.lineHeights[0], o.cx,
-                           leftEnd, yFar, far, yFar, xs: -1, ys: ys)
+                           leftEnd, yFar, far, yFar, xs: -1, ys: ys, edges: (Int(o.lineEdges[0]), jFar))
             }
         }
         if rightFirst > leftColumns {
@@ -336,10 +329,11 @@ extension Canvas {
             rightSide.held = leftSide.held - h
             if rightEnd <= w {
                 arcColumns(o, &rightSide, rightFirst, rightColumns, rightStart, yFar, far,
-                           rightEnd, yNear, near, yNear, xs: 1, ys: ys)
+                           rightEnd, yNear, near, yNear, xs: 1, ys: ys, edges: (jFar, jNear))
             } else { // up to where it leaves the canvas
                 arcColumns(o, &rightSide, rightFirst, width, rightStart, yFar, far,
-                           w, ys * o.lineHeights[width], w - o.cx, yNear, xs: 1, ys: ys)
+                           w, ys * o.lineHeights[width], w - o.cx, yNear, xs: 1, ys: ys,
+                           edges: (jFar, Int(o.lineEdges[width])))
             }
         }
         if leftFirst < minCol { minCol = leftFirst }
@@ -443,33 +437,31 @@ extension Canvas {
     /// Columns first..<end of an arc running left to right from (xa; ya, wa) to (xb; yb, wb)
     /// (y relative to the centre, w = |x − cx|), whose far right end is at height `yEnd`:
     /// each column's area left of the arc to `sink`. The arc crosses the lines between.
+    /// `edges`: the quarter's edges that hold its two ends, when the caller knows them.
     @inline(__always) func arcColumns<S: ArcSink>(_ o: RoundOutline, _ sink: inout S, _ first: Int, _ end: Int,
                                                   _ xa: Double, _ ya: Double, _ wa: Double,
                                                   _ xb: Double, _ yb: Double, _ wb: Double, _ yEnd: Double,
-                                                  xs: Double, ys: Double) {
-        // The segment between chord and arc lies outside the chord: it adds to the area left
-        // of a right-hand arc and takes from a left-hand one.
-        let segmentSign = xs
+                                                  xs: Double, ys: Double, edges: (Int, Int)? = nil) {
         // Heights as distances from the centre's line (the arc lies in one half, ys's): what
-        // follows uses only their differences and a cross product of them, which the sign
-        // leaves alone, and the column lines' heights then need no multiplication.
+        // follows uses only their differences and the bend, which the sign leaves alone, and
+        // the column lines' heights then need no multiplication.
+        let q = o.quarter
         let yb = ys * yb, yEnd = ys * yEnd
         var xp = xa, yp = ys * ya, wp = wa
+        var jp = edges?.0 ?? q.edge(at: yp)
         var k = first, column = Double(first)
         while k < end - 1 {
             let xn = column + 1, yn = o.lineHeights[k + 1], wn = xs * (xn - o.cx)
+            let jn = Int(o.lineEdges[k + 1])
             let trapezoid = abs(yn - yp) * ((xp + xn) * 0.5 - column)
-            let curved = o.shortPieces ? Canvas.shortSegment(o, wp, yp, wn, yn)
-                : segmentSign * Canvas.segmentArea(o, wp, yp, wn, yn)
-            sink.column(k, straight: trapezoid + abs(yEnd - yn), curved: curved)
-            xp = xn; yp = yn; wp = wn
+            sink.column(k, straight: trapezoid + abs(yEnd - yn), curved: q.bend(wp, yp, jp, wn, yn, jn))
+            xp = xn; yp = yn; wp = wn; jp = jn
             k += 1; column = xn
         }
         if k < end {
             let trapezoid = abs(yb - yp) * ((xp + xb) * 0.5 - column)
-            let curved = o.shortPieces ? Canvas.shortSegment(o, wp, yp, wb, yb)
-                : segmentSign * Canvas.segmentArea(o, wp, yp, wb, yb)
-            sink.column(k, straight: trapezoid + abs(yEnd - yb), curved: curved)
+            let jb = edges?.1 ?? q.edge(at: yb)
+            sink.column(k, straight: trapezoid + abs(yEnd - yb), curved: q.bend(wp, yp, jp, wb, yb, jb))
         }
     }
 
@@ -519,8 +511,8 @@ protocol ArcSink {
     /// Column `k` is the arc's first: columns left of it have `cover` more coverage.
     mutating func drop(_ k: Int, _ cover: Double)
     /// The area of column `k` left of the arc, in two parts: under the chord (`straight`)
-    /// and between chord and arc (`curved`, signed), so that a painter can add the segment,
-    /// last to be known, last.
+    /// and what the outline's vertices between add to it (`curved`, signed), so that a painter
+    /// can add that, last to be known, last.
     mutating func column(_ k: Int, straight: Double, curved: Double)
 }
 

@@ -2,8 +2,8 @@
 // by our canvas and by cairo in the same run (best of N each), a rings scene (the circles
 // stroked, as circle-draw's outlines), plus a full-frame 90° rotate-copy next to a memcpy of
 // the same frame. One JSON line per scene; circles and rings also give their difference from
-// cairo drawing them at tolerance 0.001 px (fine_cairo_*), which tells cairo's own polygon
-// error apart from ours.
+// cairo drawing them at tolerance 0.001 px (fine_cairo_*): how far both pictures, ours and
+// cairo's default one (the same polygon), lie from the true circle.
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,105 +5,130 @@ import Geometry
 import Testing
 @testable import Raster
 
-/// Discs and rings are exact: each pixel gets the area of the shape inside it (no polygon).
+/// Discs and rings are exact: each pixel gets the area of the circle's polygon (cairo's,
+/// CircleFlatteningTests) inside it.
 @Suite struct DiscCoverageTests {
     static let centres = [Vec2(0.37, -0.21), Vec2(0, 0), Vec2(0.5, 0.5), Vec2(0.999, 0.001)]
 
-    @Test(arguments: [0.3, 0.5, 0.7, 1.0, 1.5, 2.9, 3.3, 12.0, 25.4, 50.0, 133.7, 400.0])
-    func discAreaIsPiRSquared(radius: Double) {
+    static func polygon(_ centre: Vec2, _ r: Double) -> [Vec2] { CircleFlatteningTests.ourPolygon(centre, r) }
+
+    @Test(arguments: [0.3, 0.5, 0.7, 1.0, 1.5, 2.9, 3.3, 5.41, 12.0, 25.4, 50.0, 133.7, 366.8, 400.0])
+    func discAreaIsItsPolygons(radius: Double) {
         let size = Int(2 * radius + 6)
         for offset in Self.centres {
             let centre = Vec2(Double(size / 2), Double(size / 2)) + offset
             let c = coverage(width: size, height: size) { $0.fillCircle(center: centre, radius: radius, color: .white) }
-            let expected = Double.pi * radius * radius
+            let expected = polygonArea(Self.polygon(centre, radius))
             #expect(abs(total(c) - expected) <= Swift.max(2e-5 * expected, 2e-5),
                     "radius \(radius) at \(centre): \(total(c)) vs \(expected)")
             #expect(c.allSatisfy { $0 >= 0 && $0 <= 1 })
         }
     }
 
-    /// The area of the disc inside pixel (px, py) by the midpoint rule on the chord's width
-    /// (slow, independent of the rasterizer).
-    static func pixelArea(_ centre: Vec2, _ r: Double, _ px: Int, _ py: Int, samples: Int = 4000) -> Double {
-        var sum = 0.0
-        for i in 0..<samples {
-            let y = Double(py) + (Double(i) + 0.5) / Double(samples) - centre.y
-            guard abs(y) < r else { continue }
-            let w = (r * r - y * y).squareRoot()
-            let lo = Swift.max(centre.x - w, Double(px)), hi = Swift.min(centre.x + w, Double(px + 1))
-            if hi > lo { sum += hi - lo }
-        }
-        return sum / Double(samples)
-    }
-
-    @Test(arguments: [0.45, 0.7, 1.6, 3.3, 12.0, 50.0])
-    func everyPixelHoldsTheDiscsAreaInIt(radius: Double) {
+    /// Quarter-turn discs (the disc rasterizer) and the others (the convex-polygon one).
+    @Test(arguments: [0.45, 0.7, 1.6, 3.3, 5.41, 6.0, 12.0, 50.0])
+    func everyPixelHoldsThePolygonsAreaInIt(radius: Double) {
         let size = Int(2 * radius + 4)
         let centre = Vec2(Double(size) / 2 + 0.31, Double(size) / 2 - 0.17)
         let c = coverage(width: size, height: size) { $0.fillCircle(center: centre, radius: radius, color: .white) }
+        let outline = Self.polygon(centre, radius)
         var worst = 0.0, worstAt = "none"
         for y in 0..<size {
             for x in 0..<size {
-                // Whole pixels inside or outside need no integration.
-                let dx = Swift.max(abs(Double(x) + 0.5 - centre.x) - 0.5, 0), dy = Swift.max(abs(Double(y) + 0.5 - centre.y) - 0.5, 0)
-                let nearest = (dx * dx + dy * dy).squareRoot()
-                let fx = abs(Double(x) + 0.5 - centre.x) + 0.5, fy = abs(Double(y) + 0.5 - centre.y) + 0.5
-                let farthest = (fx * fx + fy * fy).squareRoot()
-                let expected = nearest >= radius ? 0 : farthest <= radius ? 1 : Self.pixelArea(centre, radius, x, y)
+                let expected = polygonAreaInPixel(outline, x, y)
                 let error = abs(Double(c[y * size + x]) - expected)
                 if error > worst { worst = error; worstAt = "(\(x), \(y)): \(c[y * size + x]) vs \(expected)" }
             }
         }
-        // The midpoint rule is good to about 1e-5 where the chord's width turns.
-        #expect(worst < 3e-5, "radius \(radius): worst \(worst) at \(worstAt)")
+        // Coverage is kept in Float.
+        #expect(worst < 2e-6, "radius \(radius): worst \(worst) at \(worstAt)")
     }
 
     @Test func aDiscInsideOnePixelCoversItsArea() {
         let c = coverage(width: 4, height: 4) { $0.fillCircle(center: Vec2(1.5, 2.4), radius: 0.3, color: .white) }
-        #expect(abs(Double(c[2 * 4 + 1]) - Double.pi * 0.09) < 1e-6)
-        #expect(abs(total(c) - Double.pi * 0.09) < 1e-6)
+        let expected = polygonArea(Self.polygon(Vec2(1.5, 2.4), 0.3))
+        #expect(abs(Double(c[2 * 4 + 1]) - expected) < 1e-6)
+        #expect(abs(total(c) - expected) < 1e-6)
     }
 
-    @Test(arguments: [(40.0, 6.0), (12.0, 3.0), (25.3, 0.8), (3.0, 2.0), (150.0, 20.0)])
-    func ringIsOuterDiscLessInnerDisc(radius: Double, lineWidth: Double) {
+    /// The polygon a ring's outline of radius `r` follows: quarter turns at any radius.
+    static func ringOutline(_ centre: Vec2, _ r: Double) -> [Vec2] {
+        var quarter = FlatQuarter()
+        defer { quarter.deallocate() }
+        let scratch = UnsafeMutablePointer<SIMD2<Double>>.allocate(capacity: Canvas.maxCircleVertices)
+        defer { scratch.deallocate() }
+        quarter.prepare(radius: r, scratch: scratch)
+        var points: [Vec2] = []
+        for (sx, sy, reversed) in [(1.0, 1.0, false), (-1.0, 1.0, true), (-1.0, -1.0, false), (1.0, -1.0, true)] {
+            for k in 0..<quarter.edges {
+                let j = reversed ? quarter.edges - k : k
+                points.append(centre + Vec2(sx * quarter.w[j], sy * quarter.y[j]))
+            }
+        }
+        return points
+    }
+
+    /// Radii in cairo's quarter-turn range (where the ring is exactly the outer disc less the
+    /// inner one, pixel by pixel) and outside it, inner and outer.
+    @Test(arguments: [(40.0, 6.0), (12.0, 3.0), (25.3, 0.8), (3.0, 2.0), (150.0, 20.0), (400.0, 8.0)])
+    func ringIsOuterPolygonLessInnerPolygon(radius: Double, lineWidth: Double) {
         let size = Int(2 * radius + lineWidth + 6)
+        let r0 = radius - lineWidth / 2, r1 = radius + lineWidth / 2
         for offset in Self.centres {
             let centre = Vec2(Double(size / 2), Double(size / 2)) + offset
             let ring = coverage(width: size, height: size) {
                 $0.strokeCircle(center: centre, radius: radius, lineWidth: lineWidth, color: .white)
             }
-            let outer = coverage(width: size, height: size) {
-                $0.fillCircle(center: centre, radius: radius + lineWidth / 2, color: .white)
+            if Canvas.isQuarterTurn(r0) && Canvas.isQuarterTurn(r1) {
+                let outer = coverage(width: size, height: size) { $0.fillCircle(center: centre, radius: r1, color: .white) }
+                let inner = coverage(width: size, height: size) { $0.fillCircle(center: centre, radius: r0, color: .white) }
+                let bad = failures(size, size) { x, y in
+                    let i = y * size + x
+                    return abs(ring[i] - (outer[i] - inner[i])) < 2e-6
+                }
+                #expect(bad.count == 0, "ring \(radius)/\(lineWidth) at \(centre): \(bad.count) pixels, first \(bad.first)")
             }
-            let inner = coverage(width: size, height: size) {
-                $0.fillCircle(center: centre, radius: radius - lineWidth / 2, color: .white)
-            }
-            let bad = failures(size, size) { x, y in
-                let i = y * size + x
-                return abs(ring[i] - (outer[i] - inner[i])) < 2e-6
-            }
-            #expect(bad.count == 0, "ring \(radius)/\(lineWidth) at \(centre): \(bad.count) pixels, first \(bad.first)")
-            let r0 = radius - lineWidth / 2, r1 = radius + lineWidth / 2
-            let expected = Double.pi * (r1 * r1 - r0 * r0)
-            #expect(abs(total(ring) - expected) <= 2e-5 * expected)
+            let expected = polygonArea(Self.ringOutline(centre, r1)) - polygonArea(Self.ringOutline(centre, r0))
+            #expect(abs(total(ring) - expected) <= 2e-5 * expected, "ring \(radius)/\(lineWidth): \(total(ring)) vs \(expected)")
+            #expect(ring.allSatisfy { $0 >= 0 && $0 <= 1 })
         }
     }
 
+    /// A ring's pixels hold the area between its two polygons, small and large.
+    @Test(arguments: [(2.0, 1.5), (9.0, 2.5)])
+    func everyPixelHoldsTheRingsAreaInIt(radius: Double, lineWidth: Double) {
+        let size = Int(2 * radius + lineWidth + 4)
+        let centre = Vec2(Double(size) / 2 + 0.31, Double(size) / 2 - 0.17)
+        let c = coverage(width: size, height: size) {
+            $0.strokeCircle(center: centre, radius: radius, lineWidth: lineWidth, color: .white)
+        }
+        let outer = Self.ringOutline(centre, radius + lineWidth / 2), inner = Self.ringOutline(centre, radius - lineWidth / 2)
+        var worst = 0.0
+        for y in 0..<size {
+            for x in 0..<size {
+                let expected = polygonAreaInPixel(outer, x, y) - polygonAreaInPixel(inner, x, y)
+                worst = Swift.max(worst, abs(Double(c[y * size + x]) - expected))
+            }
+        }
+        #expect(worst < 2e-6, "ring \(radius)/\(lineWidth): worst \(worst)")
+    }
+
     @Test(arguments: [Vec2(32, 32), Vec2(32.5, 32.5)])
-    func discsAndRingsHaveTheCirclesSymmetries(centre: Vec2) {
-        // Centred on a pixel corner or a pixel's middle: mirror-symmetric both ways and
-        // under a quarter turn, to float precision.
+    func discsAndRingsHaveTheirPolygonsSymmetries(centre: Vec2) {
+        // Centred on a pixel corner or a pixel's middle: mirror-symmetric both ways, to float
+        // precision, and under a quarter turn too when built from quarter turns (a circle
+        // under 5.4 px is two half turns, as in cairo).
         let n = centre.x == 32 ? 64 : 65
-        for draw: (Canvas) -> Void in [
-            { $0.fillCircle(center: centre, radius: 20.3, color: .white) },
-            { $0.fillCircle(center: centre, radius: 2.2, color: .white) },
-            { $0.strokeCircle(center: centre, radius: 17.5, lineWidth: 5.2, color: .white) },
+        for (quarterTurns, draw): (Bool, (Canvas) -> Void) in [
+            (true, { $0.fillCircle(center: centre, radius: 20.3, color: .white) }),
+            (false, { $0.fillCircle(center: centre, radius: 2.2, color: .white) }),
+            (true, { $0.strokeCircle(center: centre, radius: 17.5, lineWidth: 5.2, color: .white) }),
         ] {
             let c = coverage(width: n, height: n, draw)
             let bad = failures(n, n) { x, y in
                 let v = c[y * n + x]
                 return abs(v - c[y * n + (n - 1 - x)]) < 1e-6 && abs(v - c[(n - 1 - y) * n + x]) < 1e-6
-                    && abs(v - c[x * n + y]) < 1e-6
+                    && (!quarterTurns || abs(v - c[x * n + y]) < 1e-6)
             }
             #expect(bad.count == 0, "asymmetric at \(bad.first)")
         }
