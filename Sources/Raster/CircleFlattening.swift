@@ -13,7 +13,8 @@ import Geometry
 // until both control points lie within the tolerance of the piece's chord, and joins the
 // pieces' ends. Quarter turns give a polygon with all eight of the circle's mirror
 // symmetries, so one quarter, as a table, serves every row and column of a disc (Discs.swift);
-// other radii go through the convex-polygon path with the whole outline.
+// discs of other radii go through the convex-polygon path with the whole outline (rings keep
+// to quarter turns at any radius: `Canvas.strokeCircle`).
 extension Canvas {
     /// cairo's default tolerance, in pixels.
     static let flatness = 0.1
