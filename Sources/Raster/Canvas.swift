@@ -75,6 +75,9 @@ public final class Canvas {
     // The same for a disc's row lines, from its top row on.
     let rowLineWidths: UnsafeMutablePointer<Double>
     let rowLineEdges: UnsafeMutablePointer<Int32>
+    // And a ring's inner circle's.
+    let innerRowLineWidths: UnsafeMutablePointer<Double>
+    let innerRowLineEdges: UnsafeMutablePointer<Int32>
     // The quarter polygons of a disc's or ring's outlines, kept for the next circle of the
     // same radius.
     var outerQuarter = FlatQuarter()
@@ -99,6 +102,10 @@ public final class Canvas {
         rowLineWidths.initialize(repeating: 0, count: buffer.height + 1)
         rowLineEdges = .allocate(capacity: buffer.height + 1)
         rowLineEdges.initialize(repeating: 0, count: buffer.height + 1)
+        innerRowLineWidths = .allocate(capacity: buffer.height + 1)
+        innerRowLineWidths.initialize(repeating: 0, count: buffer.height + 1)
+        innerRowLineEdges = .allocate(capacity: buffer.height + 1)
+        innerRowLineEdges.initialize(repeating: 0, count: buffer.height + 1)
         damageRects.reserveCapacity(maxDamageRects + 1)
     }
 
@@ -111,7 +118,7 @@ public final class Canvas {
         wholeCanvasCells?.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
         vertices.deallocate(); rowCells.deallocate(); outerLines.deallocate(); innerLines.deallocate()
         outerQuarter.deallocate(); innerQuarter.deallocate()
-        rowLineWidths.deallocate(); rowLineEdges.deallocate()
+        rowLineWidths.deallocate(); rowLineEdges.deallocate(); innerRowLineWidths.deallocate(); innerRowLineEdges.deallocate()
     }
 
     // MARK: Damage

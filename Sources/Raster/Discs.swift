@@ -151,26 +151,26 @@ extension Canvas {
             }
             return
         }
-        measureRowLines(o, firstRow, lastRow)
-        // The inner circle's half-width at the row's top line, carried from the row above.
-        var innerTop = inner.map { $0.halfChord(Swift.max(Double(firstRow) - $0.cy, -$0.r)) } ?? 0
+        measureRowLines(o, firstRow, lastRow, rowLineWidths, rowLineEdges)
+        if let i = inner { measureRowLines(i, firstRow, lastRow, innerRowLineWidths, innerRowLineEdges, everyLineClamped: true) }
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
-            let outerTop = rowLineWidths[row - firstRow], outerBottom = rowLineWidths[row + 1 - firstRow]
-            let edges = (Int(rowLineEdges[row - firstRow]), Int(rowLineEdges[row + 1 - firstRow]))
-            var innerBottom = 0.0, innerMeetsRow = false, innerSpansRow = false
+            let top = row - firstRow
+            let outerTop = rowLineWidths[top], outerBottom = rowLineWidths[top + 1]
+            let edges = (Int(rowLineEdges[top]), Int(rowLineEdges[top + 1]))
+            var innerTop = 0.0, innerBottom = 0.0, innerMeetsRow = false, innerSpansRow = false
             if let i = inner {
                 let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
-                innerBottom = i.halfChord(iy1)
+                innerTop = innerRowLineWidths[top]; innerBottom = innerRowLineWidths[top + 1]
                 innerMeetsRow = iy1 > iy0
                 innerSpansRow = y0 >= -i.r && y1 <= i.r
             }
-            defer { innerTop = innerBottom }
             if y1 > y0 && (y0 >= 0 || y1 <= 0) {
                 if !innerMeetsRow {
                     if discRow(painter, o, row, y0, y1, outerTop, outerBottom, edges, &minCol, &maxCol) { continue }
                 } else if innerSpansRow, let i = inner,
-                          ringRow(painter, o, i, row, y0, y1, outerTop, outerBottom, innerTop, innerBottom, &minCol, &maxCol) {
+                          ringRow(painter, o, i, row, y0, y1, (outerTop, outerBottom), edges, (innerTop, innerBottom),
+                                  (Int(innerRowLineEdges[top]), Int(innerRowLineEdges[top + 1])), &minCol, &maxCol) {
                     continue
                 }
             }
@@ -188,8 +188,8 @@ extension Canvas {
     @inline(never) func discInside<P: Painter>(_ painter: P, _ o: RoundOutline, _ firstRow: Int, _ lastRow: Int,
                                                _ minCol: inout Int, _ maxCol: inout Int) {
         let cx = o.cx
-        measureRowLines(o, firstRow, lastRow)
         let lineWidths = rowLineWidths, lineEdges = rowLineEdges
+        measureRowLines(o, firstRow, lastRow, lineWidths, lineEdges)
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
             let wTop = lineWidths[row - firstRow], wBottom = lineWidths[row + 1 - firstRow]
@@ -222,18 +222,25 @@ extension Canvas {
         }
     }
 
-    /// Each row line's half-width of `o` and the edge it lies on (`rowLineWidths`, `rowLineEdges`
+    /// Each row line's half-width of `o` and the edge it lies on (into `lineWidths`, `lineEdges`
     /// from `firstRow`'s top line to `lastRow`'s bottom one), all first: a loop of independent
-    /// lookups, where the row loop would wait for each one.
-    @inline(__always) func measureRowLines(_ o: RoundOutline, _ firstRow: Int, _ lastRow: Int) {
-        let q = o.quarter, lineWidths = rowLineWidths, lineEdges = rowLineEdges
+    /// lookups, where the row loop would wait for each one. The rows are `o`'s own unless
+    /// `everyLineClamped` (a ring's inner circle: lines beyond it get its top or bottom).
+    @inline(__always) func measureRowLines(_ o: RoundOutline, _ firstRow: Int, _ lastRow: Int,
+                                           _ lineWidths: UnsafeMutablePointer<Double>,
+                                           _ lineEdges: UnsafeMutablePointer<Int32>, everyLineClamped: Bool = false) {
+        let q = o.quarter
         @inline(__always) func measure(_ line: Int, _ h: Double) {
             let e = q.edge(at: h)
             lineWidths[line] = q.halfWidth(h, edge: e); lineEdges[line] = Int32(e)
         }
+        let lines = lastRow + 1 - firstRow
+        if everyLineClamped {
+            for line in 0...lines { measure(line, Swift.min(abs(Double(firstRow + line) - o.cy), o.r)) }
+            return
+        }
         // The first and last lines may lie beyond the outline (clamped); the others lie within
         // it, above the centre and then below (no abs, no clamp).
-        let lines = lastRow + 1 - firstRow
         let centreLine = Swift.min(Swift.max(Int(o.cy.rounded(.up)) - firstRow, 1), lines)
         if centreLine > 1 { for line in 1..<centreLine { measure(line, o.cy - Double(firstRow + line)) } }
         if centreLine < lines { for line in centreLine..<lines { measure(line, Double(firstRow + line) - o.cy) } }
@@ -345,13 +352,17 @@ extension Canvas {
     /// when its four arcs lie in separate columns inside the canvas: outer left arc, full
     /// span, inner left arc, the hole (nothing), inner right arc, full span, outer right arc,
     /// painted as they come. False, with nothing painted, otherwise.
+    /// Half-widths and edges are the row's top and bottom lines', of each circle.
     @inline(__always) func ringRow<P: Painter>(_ painter: P, _ o: RoundOutline, _ i: RoundOutline, _ row: Int,
-                                               _ y0: Double, _ y1: Double, _ outerTop: Double, _ outerBottom: Double,
-                                               _ innerTop: Double, _ innerBottom: Double,
+                                               _ y0: Double, _ y1: Double,
+                                               _ outer: (top: Double, bottom: Double), _ outerEdges: (top: Int, bottom: Int),
+                                               _ inner: (top: Double, bottom: Double), _ innerEdges: (top: Int, bottom: Int),
                                                _ minCol: inout Int, _ maxCol: inout Int) -> Bool {
         let lower = y0 >= 0
-        let oNear = lower ? outerTop : outerBottom, oFar = lower ? outerBottom : outerTop
-        let iNear = lower ? innerTop : innerBottom, iFar = lower ? innerBottom : innerTop
+        let oNear = lower ? outer.top : outer.bottom, oFar = lower ? outer.bottom : outer.top
+        let iNear = lower ? inner.top : inner.bottom, iFar = lower ? inner.bottom : inner.top
+        let oJNear = lower ? outerEdges.top : outerEdges.bottom, oJFar = lower ? outerEdges.bottom : outerEdges.top
+        let iJNear = lower ? innerEdges.top : innerEdges.bottom, iJFar = lower ? innerEdges.bottom : innerEdges.top
         let yNear = lower ? y0 : y1, yFar = lower ? y1 : y0, ys: Double = lower ? 1 : -1
         let cx = o.cx
         guard cx - oNear >= 0 && cx + oNear <= Double(buffer.width) else { return false }
@@ -365,15 +376,15 @@ extension Canvas {
         var leavesRight = ArcPainter(painter: painter, pixels: pixels, base: h, sign: -1)
         var leavesLeft = ArcPainter(painter: painter, pixels: pixels, base: 0, sign: 1)
         arcColumns(o, &leavesRight, outerLeft, outerLeftEnd, cx - oNear, yNear, oNear, cx - oFar, yFar, oFar, yFar,
-                   xs: -1, ys: ys)
+                   xs: -1, ys: ys, edges: (oJNear, oJFar))
         if innerLeft > outerLeftEnd { painter.span(pixels, outerLeftEnd, innerLeft - outerLeftEnd, full) }
         arcColumns(i, &leavesLeft, innerLeft, innerLeftEnd, cx - iNear, yNear, iNear, cx - iFar, yFar, iFar, yFar,
-                   xs: -1, ys: ys)
+                   xs: -1, ys: ys, edges: (iJNear, iJFar))
         arcColumns(i, &leavesRight, innerRight, innerRightEnd, cx + iFar, yFar, iFar, cx + iNear, yNear, iNear, yNear,
-                   xs: 1, ys: ys)
+                   xs: 1, ys: ys, edges: (iJFar, iJNear))
         if outerRight > innerRightEnd { painter.span(pixels, innerRightEnd, outerRight - innerRightEnd, full) }
         arcColumns(o, &leavesLeft, outerRight, outerRightEnd, cx + oFar, yFar, oFar, cx + oNear, yNear, oNear, yNear,
-                   xs: 1, ys: ys)
+                   xs: 1, ys: ys, edges: (oJFar, oJNear))
         if outerLeft < minCol { minCol = outerLeft }
         if outerRightEnd - 1 > maxCol { maxCol = outerRightEnd - 1 }
         return true
