@@ -44,7 +44,7 @@ public final class Canvas {
 
     // Cell buffer: for every pixel, the signed height (cover) and signed area an outline
     // leaves there. Rows × (width + 1) pairs of Float (twice a frame's bytes), zero except
-    // during a fill. Only general polygons (and rings outside `quarterTurnRadii`) use it:
+    // during a fill. Only general polygons (and rings beyond `ringRadiusLimit`) use it:
     // made on their first fill, so a canvas that never draws one does not carry it.
     private var wholeCanvasCells: UnsafeMutablePointer<SIMD2<Float>>?
     var cells: UnsafeMutablePointer<SIMD2<Float>> {
@@ -69,15 +69,10 @@ public final class Canvas {
     let vertices: UnsafeMutablePointer<SIMD2<Double>>
     // One row of cells for convex shapes: stays in L1 while the shape is swept row by row.
     let rowCells: UnsafeMutablePointer<SIMD2<Float>>
-    // Where a disc's or ring's outlines cross each column line x = 0…width (see Discs.swift).
-    let outerLines: ColumnLines
-    let innerLines: ColumnLines
-    // The same for a disc's row lines, from its top row on.
-    let rowLineWidths: UnsafeMutablePointer<Double>
-    let rowLineEdges: UnsafeMutablePointer<Int32>
-    // And a ring's inner circle's.
-    let innerRowLineWidths: UnsafeMutablePointer<Double>
-    let innerRowLineEdges: UnsafeMutablePointer<Int32>
+    // Where a disc's or ring's outlines cross each column line x = 0…width, and each row line
+    // from the disc's top row on (see Discs.swift).
+    let outerColumns: LineCrossings, innerColumns: LineCrossings
+    let outerRows: LineCrossings, innerRows: LineCrossings
     // The quarter polygons of a disc's or ring's outlines, kept for the next circle of the
     // same radius.
     var outerQuarter = FlatQuarter()
@@ -96,16 +91,8 @@ public final class Canvas {
         vertices.initialize(repeating: .zero, count: Canvas.maxCircleVertices)
         rowCells = .allocate(capacity: buffer.width + 2)
         rowCells.initialize(repeating: .zero, count: buffer.width + 2)
-        outerLines = ColumnLines(count: buffer.width + 1)
-        innerLines = ColumnLines(count: buffer.width + 1)
-        rowLineWidths = .allocate(capacity: buffer.height + 1)
-        rowLineWidths.initialize(repeating: 0, count: buffer.height + 1)
-        rowLineEdges = .allocate(capacity: buffer.height + 1)
-        rowLineEdges.initialize(repeating: 0, count: buffer.height + 1)
-        innerRowLineWidths = .allocate(capacity: buffer.height + 1)
-        innerRowLineWidths.initialize(repeating: 0, count: buffer.height + 1)
-        innerRowLineEdges = .allocate(capacity: buffer.height + 1)
-        innerRowLineEdges.initialize(repeating: 0, count: buffer.height + 1)
+        outerColumns = LineCrossings(count: buffer.width + 1); innerColumns = LineCrossings(count: buffer.width + 1)
+        outerRows = LineCrossings(count: buffer.height + 1); innerRows = LineCrossings(count: buffer.height + 1)
         damageRects.reserveCapacity(maxDamageRects + 1)
     }
 
@@ -116,9 +103,9 @@ public final class Canvas {
 
     deinit {
         wholeCanvasCells?.deallocate(); rangeLo.deallocate(); rangeHi.deallocate(); rangeCount.deallocate()
-        vertices.deallocate(); rowCells.deallocate(); outerLines.deallocate(); innerLines.deallocate()
+        vertices.deallocate(); rowCells.deallocate()
+        outerColumns.deallocate(); innerColumns.deallocate(); outerRows.deallocate(); innerRows.deallocate()
         outerQuarter.deallocate(); innerQuarter.deallocate()
-        rowLineWidths.deallocate(); rowLineEdges.deallocate(); innerRowLineWidths.deallocate(); innerRowLineEdges.deallocate()
     }
 
     // MARK: Damage

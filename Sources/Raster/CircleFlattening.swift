@@ -219,16 +219,3 @@ struct FlatQuarter {
         return -0.5 * twice
     }
 }
-
-/// Per column line x = m, where an outline crosses it (`Canvas.RoundOutline`).
-struct ColumnLines {
-    let heights: UnsafeMutablePointer<Double>
-    let edges: UnsafeMutablePointer<Int32>
-
-    init(count: Int) {
-        heights = .allocate(capacity: count); heights.initialize(repeating: 0, count: count)
-        edges = .allocate(capacity: count); edges.initialize(repeating: 0, count: count)
-    }
-
-    func deallocate() { heights.deallocate(); edges.deallocate() }
-}

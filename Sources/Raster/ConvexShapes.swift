@@ -203,7 +203,7 @@ extension Canvas {
         let aTop = a.a.x + (top - a.a.y) * a.dxdy, bTop = b.a.x + (top - b.a.y) * b.dxdy
         let aEnd = a.a.x + (bottom - a.a.y) * a.dxdy, bEnd = b.a.x + (bottom - b.a.y) * b.dxdy
         let aIsLeft = aTop + aEnd < bTop + bEnd
-        var lTop = aIsLeft ? aTop : bTop, rTop = aIsLeft ? bTop : aTop
+        let lTop = aIsLeft ? aTop : bTop, rTop = aIsLeft ? bTop : aTop
         let lStep = aIsLeft ? a.dxdy : b.dxdy, rStep = aIsLeft ? b.dxdy : a.dxdy
         let lK = aIsLeft ? a.steepness : b.steepness, rK = aIsLeft ? b.steepness : a.steepness
         guard lK < 1e12 && rK < 1e12 else { return nil } // near-vertical pieces: per-row path

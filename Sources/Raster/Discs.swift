@@ -30,10 +30,10 @@ extension Canvas {
         /// The quarter's edge that holds that crossing.
         let lineEdges: UnsafeMutablePointer<Int32>
 
-        init(cx: Double, cy: Double, quarter: FlatQuarter, lines: ColumnLines, columns: Int) {
+        init(cx: Double, cy: Double, quarter: FlatQuarter, lines: LineCrossings, columns: Int) {
             self.cx = cx; self.cy = cy; r = quarter.radius
             self.quarter = quarter
-            lineHeights = lines.heights; lineEdges = lines.edges
+            lineHeights = lines.offsets; lineEdges = lines.edges
             let first = Swift.max((cx - r).rounded(.up), 0), last = Swift.min((cx + r).rounded(.down), Double(columns))
             guard first <= last else { return }
             let firstLine = Int(first), lastLine = Int(last)
@@ -66,11 +66,11 @@ extension Canvas {
     /// same centre.
     func fillRound(_ cx: Double, _ cy: Double, outer: Double, inner: Double, _ color: Color) {
         outerQuarter.prepare(radius: outer, scratch: vertices)
-        let o = RoundOutline(cx: cx, cy: cy, quarter: outerQuarter, lines: outerLines, columns: buffer.width)
+        let o = RoundOutline(cx: cx, cy: cy, quarter: outerQuarter, lines: outerColumns, columns: buffer.width)
         var i: RoundOutline? = nil
         if inner > 0 {
             innerQuarter.prepare(radius: inner, scratch: vertices)
-            i = RoundOutline(cx: cx, cy: cy, quarter: innerQuarter, lines: innerLines, columns: buffer.width)
+            i = RoundOutline(cx: cx, cy: cy, quarter: innerQuarter, lines: innerColumns, columns: buffer.width)
         }
         if let coverageSink {
             round(CoveragePainter(base: coverageSink, width: buffer.width), o, i)
@@ -151,17 +151,17 @@ extension Canvas {
             }
             return
         }
-        measureRowLines(o, firstRow, lastRow, rowLineWidths, rowLineEdges)
-        if let i = inner { measureRowLines(i, firstRow, lastRow, innerRowLineWidths, innerRowLineEdges, everyLineClamped: true) }
+        measureRowLines(o, firstRow, lastRow, outerRows)
+        if let i = inner { measureRowLines(i, firstRow, lastRow, innerRows, everyLineClamped: true) }
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
             let top = row - firstRow
-            let outerTop = rowLineWidths[top], outerBottom = rowLineWidths[top + 1]
-            let edges = (Int(rowLineEdges[top]), Int(rowLineEdges[top + 1]))
+            let outerTop = outerRows.offsets[top], outerBottom = outerRows.offsets[top + 1]
+            let edges = (Int(outerRows.edges[top]), Int(outerRows.edges[top + 1]))
             var innerTop = 0.0, innerBottom = 0.0, innerMeetsRow = false, innerSpansRow = false
             if let i = inner {
                 let iy0 = Swift.max(Double(row) - i.cy, -i.r), iy1 = Swift.min(Double(row + 1) - i.cy, i.r)
-                innerTop = innerRowLineWidths[top]; innerBottom = innerRowLineWidths[top + 1]
+                innerTop = innerRows.offsets[top]; innerBottom = innerRows.offsets[top + 1]
                 innerMeetsRow = iy1 > iy0
                 innerSpansRow = y0 >= -i.r && y1 <= i.r
             }
@@ -170,7 +170,7 @@ extension Canvas {
                     if discRow(painter, o, row, y0, y1, outerTop, outerBottom, edges, &minCol, &maxCol) { continue }
                 } else if innerSpansRow, let i = inner,
                           ringRow(painter, o, i, row, y0, y1, (outerTop, outerBottom), edges, (innerTop, innerBottom),
-                                  (Int(innerRowLineEdges[top]), Int(innerRowLineEdges[top + 1])), &minCol, &maxCol) {
+                                  (Int(innerRows.edges[top]), Int(innerRows.edges[top + 1])), &minCol, &maxCol) {
                     continue
                 }
             }
@@ -188,8 +188,8 @@ extension Canvas {
     @inline(never) func discInside<P: Painter>(_ painter: P, _ o: RoundOutline, _ firstRow: Int, _ lastRow: Int,
                                                _ minCol: inout Int, _ maxCol: inout Int) {
         let cx = o.cx
-        let lineWidths = rowLineWidths, lineEdges = rowLineEdges
-        measureRowLines(o, firstRow, lastRow, lineWidths, lineEdges)
+        let lineWidths = outerRows.offsets, lineEdges = outerRows.edges
+        measureRowLines(o, firstRow, lastRow, outerRows)
         for row in firstRow...lastRow {
             let y0 = Swift.max(Double(row) - o.cy, -o.r), y1 = Swift.min(Double(row + 1) - o.cy, o.r)
             let wTop = lineWidths[row - firstRow], wBottom = lineWidths[row + 1 - firstRow]
@@ -222,14 +222,13 @@ extension Canvas {
         }
     }
 
-    /// Each row line's half-width of `o` and the edge it lies on (into `lineWidths`, `lineEdges`
-    /// from `firstRow`'s top line to `lastRow`'s bottom one), all first: a loop of independent
-    /// lookups, where the row loop would wait for each one. The rows are `o`'s own unless
-    /// `everyLineClamped` (a ring's inner circle: lines beyond it get its top or bottom).
-    @inline(__always) func measureRowLines(_ o: RoundOutline, _ firstRow: Int, _ lastRow: Int,
-                                           _ lineWidths: UnsafeMutablePointer<Double>,
-                                           _ lineEdges: UnsafeMutablePointer<Int32>, everyLineClamped: Bool = false) {
-        let q = o.quarter
+    /// Each row line's half-width of `o` and the edge it lies on (into `rows`, from `firstRow`'s
+    /// top line to `lastRow`'s bottom one), all first: a loop of independent lookups, where the
+    /// row loop would wait for each one. The rows are `o`'s own unless `everyLineClamped` (a
+    /// ring's inner circle: lines beyond it get its top or bottom).
+    @inline(__always) func measureRowLines(_ o: RoundOutline, _ firstRow: Int, _ lastRow: Int, _ rows: LineCrossings,
+                                           everyLineClamped: Bool = false) {
+        let q = o.quarter, lineWidths = rows.offsets, lineEdges = rows.edges
         @inline(__always) func measure(_ line: Int, _ h: Double) {
             let e = q.edge(at: h)
             lineWidths[line] = q.halfWidth(h, edge: e); lineEdges[line] = Int32(e)
@@ -536,4 +535,19 @@ protocol ArcSink {
 @inline(__always) func ceilToInt(_ x: Double) -> Int {
     let t = Int(x)
     return Double(t) < x ? t + 1 : t
+}
+
+/// Where an outline crosses each line of a kind (the column lines x = m, or the row lines from
+/// a disc's top row on): the other coordinate from the centre (a height, or a half-width),
+/// and the quarter's edge that holds the crossing.
+struct LineCrossings {
+    let offsets: UnsafeMutablePointer<Double>
+    let edges: UnsafeMutablePointer<Int32>
+
+    init(count: Int) {
+        offsets = .allocate(capacity: count); offsets.initialize(repeating: 0, count: count)
+        edges = .allocate(capacity: count); edges.initialize(repeating: 0, count: count)
+    }
+
+    func deallocate() { offsets.deallocate(); edges.deallocate() }
 }
