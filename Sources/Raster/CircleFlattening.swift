@@ -98,7 +98,8 @@ extension Canvas {
 /// `Canvas.quarterTurnRadii`; rings use it at any radius up to `Canvas.ringRadiusLimit`),
 /// relative to the centre, as (w, y) = (|x − cx|, |y − cy|): vertices from (r, 0) to (0, r),
 /// y rising strictly, mirror-symmetric about w = y. Row y's half-width and column x's
-/// half-height are both `halfWidth`. Made once per radius (the last one is kept).
+/// half-height are both `halfWidth` (on the edge `edge(at:)` finds). Made once per radius
+/// (the last one is kept).
 struct FlatQuarter {
     /// Vertices 0…edges.
     let w: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>
@@ -173,12 +174,6 @@ struct FlatQuarter {
     @inline(__always) func edge(at h: Double) -> Int {
         let step = below[Int(h * scale)]
         return h >= step.nextHeight ? step.edge + 1 : step.edge
-    }
-
-    /// The polygon's half-width at height |d| from the centre's line (|d| ≤ r).
-    @inline(__always) func halfWidth(_ d: Double) -> Double {
-        let h = Swift.min(abs(d), radius)
-        return halfWidth(h, edge: edge(at: h))
     }
 
     /// The half-width at height h (0 ≤ h ≤ r) on edge j.

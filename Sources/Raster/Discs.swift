@@ -57,9 +57,6 @@ extension Canvas {
                 }
             }
         }
-
-        /// Half the outline's width at height `d` from the centre's line.
-        @inline(__always) func halfChord(_ d: Double) -> Double { quarter.halfWidth(d) }
     }
 
     /// Draws the disc of radius `outer` less the one of radius `inner` (0: none) around the

@@ -70,7 +70,7 @@ import Testing
         // Its half-width is linear between vertices and meets them.
         for j in 0..<quarter.edges {
             let mid = (quarter.y[j] + quarter.y[j + 1]) / 2
-            #expect(abs(quarter.halfWidth(mid) - (quarter.w[j] + quarter.w[j + 1]) / 2) < 1e-9)
+            #expect(abs(quarter.halfWidth(mid, edge: quarter.edge(at: mid)) - (quarter.w[j] + quarter.w[j + 1]) / 2) < 1e-9)
         }
     }
 
