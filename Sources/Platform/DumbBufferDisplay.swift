@@ -10,9 +10,9 @@ import Syscalls
 /// (each buffer keeps its own outstanding damage) and flips to it with an event. Scanout
 /// memory is only written, never read: on the Pi it is write-combined.
 ///
-/// Atomic commits (checked with TEST_ONLY first) where the driver offers them, otherwise
-/// SetCrtc once and PageFlip after. `restore()` puts the previous CRTC setup back, so the
-/// console returns.
+/// The mode is set and frames flipped by one `Modesetting`, atomic where the driver offers
+/// it, legacy otherwise (`openModesetting`). `restore()` puts the previous CRTC setup back,
+/// so the console returns.
 public final class DumbBufferDisplay: Display {
     public let name: String
     public let screen: ScreenTransform
@@ -21,7 +21,7 @@ public final class DumbBufferDisplay: Display {
     public let cardPath: String
     public let choice: DRMOutputChoice
     public let format: PixelFormat
-    public private(set) var usesAtomic: Bool
+    public var usesAtomic: Bool { modesetting.isAtomic }
     public private(set) var pacing: FramePacing
     /// Frames that reached the screen (flip events, or the first SetCrtc).
     public private(set) var framesShown = 0
@@ -35,8 +35,9 @@ public final class DumbBufferDisplay: Display {
     private let system: any SystemCalls
     private let drm: any DRMCalls
     private let clock: any Clock
+    private let modesetting: any Modesetting
     private struct Scanout { var buffer: DRMDumbBuffer; var framebufferId: UInt32; var memory: UnsafeMutableRawPointer }
-    private var scanouts: [Scanout] = []
+    private var scanouts: [Scanout]
     private var damage: BufferDamage
     /// Which scanout buffer the panel shows and which one a flip is on its way to.
     private enum FlipState: Equatable {
@@ -56,7 +57,6 @@ public final class DumbBufferDisplay: Display {
         var pending: Int? { if case .pending(let p, _) = self { return p } else { return nil } }
     }
     private var flip = FlipState.blank
-    private var modeBlob: UInt32 = 0
     /// The mode is set (else the next frame sets it); the CRTC has been ours since a first
     /// frame (then `restore` puts the previous setup back).
     private var modeSet = false
@@ -71,29 +71,18 @@ public final class DumbBufferDisplay: Display {
 
     public private(set) var isPoweredOn = true
 
-    /// Off: the CRTC goes inactive (atomic ACTIVE=0), or the connector's DPMS goes off
-    /// (legacy), or, with neither, the CRTC is switched off; the scanout buffers stay. On: the
-    /// next frame sets the mode again and shows everything.
+    /// Off: as the modesetting path darkens a panel; the scanout buffers stay. On: the next
+    /// frame sets the mode again and shows everything.
     public func setPower(_ on: Bool) throws(DisplayError) {
         guard on != isPoweredOn, !restored else { return }
         do throws(SystemError) {
             if flip.pending != nil { try waitForFlip() }
             if on {
-                if !usesAtomic, let dpms = choice.connector.propertyIds["DPMS"] {
-                    try drm.setConnectorProperty(fd: fd, connectorId: choice.connector.id, propertyId: dpms, value: 0)
-                }
+                try modesetting.powerOn()
                 modeSet = false
                 damage.record([backBuffer.bounds])
             } else if crtcTaken {
-                let crtc = choice.crtc
-                if usesAtomic, let active = crtc.propertyIds["ACTIVE"] {
-                    try drm.atomicCommit(fd: fd, [DRMPropertyValue(objectId: crtc.id, propertyId: active, value: 0)],
-                                         flags: atomicAllowModeset, userData: 0)
-                } else if let dpms = choice.connector.propertyIds["DPMS"] {
-                    try drm.setConnectorProperty(fd: fd, connectorId: choice.connector.id, propertyId: dpms, value: 3)
-                } else {
-                    try drm.setCrtc(fd: fd, crtcId: crtc.id, bufferId: 0, x: 0, y: 0, connectorIds: [], mode: nil)
-                }
+                try modesetting.powerOff()
             }
         } catch {
             throw DisplayError("\(cardPath): turning the display \(on ? "on" : "off"): \(error)")
@@ -114,78 +103,49 @@ public final class DumbBufferDisplay: Display {
         pacing = FramePacing(refreshMilliHertz: choice.mode.refreshMilliHertz)
         let cardName = card.path.split(separator: "/").last.map(String.init) ?? card.path
         name = "DRM \(cardName) \(choice.connector.name) \(choice.mode) rotation \(choice.rotation.rawValue) \(format.rawValue)"
-        usesAtomic = false
 
+        // Until `modesetting` is chosen the display is not whole: a failure here frees what
+        // was made and leaves closing the card to the caller.
+        var made: [Scanout] = []
         do throws(SystemError) {
             for _ in 0..<count {
-                let b = try drm.createDumbBuffer(fd: fd, width: choice.mode.width, height: choice.mode.height,
-                                                 bitsPerPixel: format.bytesPerPixel * 8)
-                var framebuffer: UInt32 = 0
-                do throws(SystemError) {
-                    framebuffer = try drm.addFramebuffer(fd: fd, width: choice.mode.width, height: choice.mode.height,
-                                                         fourcc: fourcc(format), handle: b.handle, pitch: b.pitch)
-                    let memory = try system.mmap(length: b.size, protection: PROT_READ | PROT_WRITE, flags: MAP_SHARED,
-                                                 fd: fd, offset: Int64(bitPattern: b.mapOffset))
-                    scanouts.append(Scanout(buffer: b, framebufferId: framebuffer, memory: memory))
-                } catch {
-                    if framebuffer != 0 { drm.removeFramebuffer(fd: fd, id: framebuffer) }
-                    drm.destroyDumbBuffer(fd: fd, handle: b.handle)
-                    throw error
-                }
+                made.append(try Self.makeScanout(system: system, drm: drm, fd: fd, mode: choice.mode, format: format))
             }
         } catch {
-            releaseBuffers()
+            Self.release(made, system: system, drm: drm, fd: fd)
             throw DisplaySetupError.modesetting(error, card: card.path)
         }
-        if !allowAtomic {
-            notes.append("atomic modesetting switched off; using SetCrtc and PageFlip")
-        } else if card.supportsAtomic, choice.plane != nil {
-            do {
-                modeBlob = try drm.createModeBlob(fd: fd, mode: choice.mode)
-                if let request = modesetRequest(framebuffer: scanouts[0].framebufferId) {
-                    try drm.atomicCommit(fd: fd, request, flags: atomicTestOnly | atomicAllowModeset, userData: 0)
-                    usesAtomic = true
-                } else {
-                    notes.append("atomic: the driver lacks a property the commit needs; using legacy modesetting")
-                }
-            } catch {
-                if error.errno == EACCES || error.errno == EPERM {
-                    releaseBuffers()
-                    throw .notMaster(card: card.path)
-                }
-                notes.append("atomic TEST_ONLY refused (\(error)); using legacy modesetting")
-            }
+        do throws(DisplaySetupError) {
+            let (chosen, note) = try openModesetting(drm: drm, fd: fd, card: card, choice: choice, allowAtomic: allowAtomic,
+                                                     firstFramebuffer: made[0].framebufferId)
+            modesetting = chosen
+            if let note { notes.append(note) }
+        } catch {
+            Self.release(made, system: system, drm: drm, fd: fd)
+            throw error
         }
+        scanouts = made
     }
 
     deinit { restore() }
 
-    // DRM_MODE_ATOMIC_* and DRM_MODE_PAGE_FLIP_EVENT (drm_mode.h).
-    private let pageFlipEvent: UInt32 = 0x01
-    private let atomicTestOnly: UInt32 = 0x0100
-    private let atomicNonblock: UInt32 = 0x0200
-    private let atomicAllowModeset: UInt32 = 0x0400
-
-    private func modesetRequest(framebuffer: UInt32) -> [DRMPropertyValue]? {
-        guard let plane = choice.plane else { return nil }
-        let c = choice.connector, crtc = choice.crtc
-        let w = UInt64(choice.mode.width), h = UInt64(choice.mode.height)
-        var out: [DRMPropertyValue] = []
-        func add(_ id: UInt32, _ props: [String: UInt32], _ name: String, _ value: UInt64) -> Bool {
-            guard let p = props[name] else { return false }
-            out.append(DRMPropertyValue(objectId: id, propertyId: p, value: value))
-            return true
+    /// One dumb buffer at the mode's size, its framebuffer and its mapping; on failure
+    /// nothing of it is left.
+    private static func makeScanout(system: any SystemCalls, drm: any DRMCalls, fd: Int32, mode: DRMMode,
+                                    format: PixelFormat) throws(SystemError) -> Scanout {
+        let b = try drm.createDumbBuffer(fd: fd, width: mode.width, height: mode.height, bitsPerPixel: format.bytesPerPixel * 8)
+        var framebuffer: UInt32 = 0
+        do throws(SystemError) {
+            framebuffer = try drm.addFramebuffer(fd: fd, width: mode.width, height: mode.height,
+                                                 fourcc: fourcc(format), handle: b.handle, pitch: b.pitch)
+            let memory = try system.mmap(length: b.size, protection: PROT_READ | PROT_WRITE, flags: MAP_SHARED,
+                                         fd: fd, offset: Int64(bitPattern: b.mapOffset))
+            return Scanout(buffer: b, framebufferId: framebuffer, memory: memory)
+        } catch {
+            if framebuffer != 0 { drm.removeFramebuffer(fd: fd, id: framebuffer) }
+            drm.destroyDumbBuffer(fd: fd, handle: b.handle)
+            throw error
         }
-        let ok = add(c.id, c.propertyIds, "CRTC_ID", UInt64(crtc.id))
-            && add(crtc.id, crtc.propertyIds, "MODE_ID", UInt64(modeBlob))
-            && add(crtc.id, crtc.propertyIds, "ACTIVE", 1)
-            && add(plane.id, plane.propertyIds, "FB_ID", UInt64(framebuffer))
-            && add(plane.id, plane.propertyIds, "CRTC_ID", UInt64(crtc.id))
-            && add(plane.id, plane.propertyIds, "SRC_X", 0) && add(plane.id, plane.propertyIds, "SRC_Y", 0)
-            && add(plane.id, plane.propertyIds, "SRC_W", w << 16) && add(plane.id, plane.propertyIds, "SRC_H", h << 16)
-            && add(plane.id, plane.propertyIds, "CRTC_X", 0) && add(plane.id, plane.propertyIds, "CRTC_Y", 0)
-            && add(plane.id, plane.propertyIds, "CRTC_W", w) && add(plane.id, plane.propertyIds, "CRTC_H", h)
-        return ok ? out : nil
     }
 
     /// Whether a frame may go out now (see `FramePacing`); a flip overdue by then is given up.
@@ -220,34 +180,29 @@ public final class DumbBufferDisplay: Display {
         scanouts.indices.first { $0 != flip.front && $0 != flip.pending }
     }
 
+    /// Sets the mode with buffer `index` when it is not set (yet, or since a lost flip or
+    /// the panel's power coming back), else flips to it. The flip event's user data is the
+    /// buffer's index + 1.
     private func submit(_ index: Int) throws(SystemError) {
-        let fb = scanouts[index].framebufferId
-        let crtc = choice.crtc.id
-        if !modeSet {
-            if usesAtomic, let request = modesetRequest(framebuffer: fb) {
-                try drm.atomicCommit(fd: fd, request, flags: atomicAllowModeset | pageFlipEvent, userData: UInt64(index + 1))
-                flip = .pending(index, front: flip.front)
-                pacing.submitted(at: clock.now)
-            } else {
-                try drm.setCrtc(fd: fd, crtcId: crtc, bufferId: fb, x: 0, y: 0, connectorIds: [choice.connector.id], mode: choice.mode)
-                // SetCrtc is synchronous: the frame is on screen when it returns.
-                flip = .idle(front: index)
-                framesShown += 1
-                lastShownAt = clock.now
-                pacing.submitted(at: clock.now, awaitingFlip: false)
-            }
-            modeSet = true
-            crtcTaken = true
+        let framebuffer = scanouts[index].framebufferId, userData = UInt64(index + 1)
+        if modeSet {
+            try modesetting.flip(to: framebuffer, userData: userData)
+            flip = .pending(index, front: flip.front)
+            pacing.submitted(at: clock.now)
             return
         }
-        if usesAtomic, let plane = choice.plane, let fbProp = plane.propertyIds["FB_ID"] {
-            try drm.atomicCommit(fd: fd, [DRMPropertyValue(objectId: plane.id, propertyId: fbProp, value: UInt64(fb))],
-                                 flags: atomicNonblock | pageFlipEvent, userData: UInt64(index + 1))
-        } else {
-            try drm.pageFlip(fd: fd, crtcId: crtc, bufferId: fb, userData: UInt64(index + 1))
+        switch try modesetting.modeset(framebuffer: framebuffer, userData: userData) {
+        case .awaitingFlipEvent:
+            flip = .pending(index, front: flip.front)
+            pacing.submitted(at: clock.now)
+        case .shown:
+            flip = .idle(front: index)
+            framesShown += 1
+            lastShownAt = clock.now
+            pacing.submitted(at: clock.now, awaitingFlip: false)
         }
-        flip = .pending(index, front: flip.front)
-        pacing.submitted(at: clock.now)
+        modeSet = true
+        crtcTaken = true
     }
 
     /// Reads the flip events queued on `fd` (call when the main loop finds it readable).
@@ -308,29 +263,28 @@ public final class DumbBufferDisplay: Display {
         if flip.pending != nil { try? waitForFlip() }
         if crtcTaken {
             do {
-                if saved.bufferId != 0, let mode = saved.mode {
-                    try drm.setCrtc(fd: fd, crtcId: saved.id, bufferId: saved.bufferId, x: saved.x, y: saved.y,
-                                    connectorIds: [choice.connector.id], mode: mode)
-                } else {
-                    try drm.setCrtc(fd: fd, crtcId: saved.id, bufferId: 0, x: 0, y: 0, connectorIds: [], mode: nil)
-                }
+                try modesetting.restore(saved)
             } catch {
                 // Closing the card still makes the kernel's fbdev client restore the console.
                 notes.append("restoring the previous CRTC failed: \(error)")
             }
         }
         releaseBuffers()
-        if modeBlob != 0 { drm.destroyBlob(fd: fd, id: modeBlob); modeBlob = 0 }
+        modesetting.release()
         drm.dropMaster(fd: fd)
         system.close(fd)
     }
 
     private func releaseBuffers() {
+        Self.release(scanouts, system: system, drm: drm, fd: fd)
+        scanouts = []
+    }
+
+    private static func release(_ scanouts: [Scanout], system: any SystemCalls, drm: any DRMCalls, fd: Int32) {
         for s in scanouts {
             system.munmap(s.memory, length: s.buffer.size)
             drm.removeFramebuffer(fd: fd, id: s.framebufferId)
             drm.destroyDumbBuffer(fd: fd, handle: s.buffer.handle)
         }
-        scanouts = []
     }
 }

@@ -130,6 +130,20 @@ import Syscalls
         #expect(drm.flips.count == 1 && d.flipPending)
     }
 
+    @Test func aCardThatRefusesTheAtomicTestForPermissionIsClosedOnceAndLeftClean() {
+        // No master after all (another program took the card between SetMaster and the
+        // test commit): what the display made is freed and the card closed exactly once.
+        let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 32, height: 32))
+        drm.atomicError = 13
+        system.directories["/dev/dri"] = ["card0"]
+        #expect(throws: DisplaySetupError.notMaster(card: "/dev/dri/card0")) {
+            try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())
+        }
+        #expect(system.closed.count == 1)
+        #expect(system.unmapped == 2 && drm.calls.filter { $0 == "rmfb" }.count == 2 && drm.calls.filter { $0 == "destroyDumb" }.count == 2)
+        #expect(drm.calls.filter { $0 == "destroyBlob" }.count == 1)
+    }
+
     @Test func eachBufferReceivesWhatItMissed() throws {
         let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 64, height: 64, atomic: false))
         let d = try open(drm.card, system: system, drm: drm)
@@ -211,6 +225,25 @@ import Syscalls
         try d.setPower(false)                                         // its flip's event never comes
         #expect(d.flipsLost == 1 && !d.isPoweredOn)
         #expect(drm.crtcSets.last?.fb == 0)                           // switched off (no DPMS here)
+    }
+
+    @Test func atomicClosingTimeMakesTheCrtcInactiveAndTheNextFrameModesetsAgain() throws {
+        let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 32, height: 32))
+        let d = try open(drm.card, system: system, drm: drm)
+        try d.setPower(false)                                         // nothing of ours shown yet: nothing to darken
+        try d.setPower(true)
+        #expect(drm.atomicCommits.count == 1)                         // the TEST_ONLY at set-up
+        try d.present(damage: [d.backBuffer.bounds])
+        system.queueFlipEvent(fd: d.fd, userData: 1)
+        try d.readFlipEvents()
+        try d.setPower(false)
+        #expect(drm.atomicCommits.last?.values == [DRMPropertyValue(objectId: 34, propertyId: 3, value: 0)])
+        #expect(drm.atomicCommits.last?.flags == 0x0400 && !d.isPoweredOn)
+        try d.setPower(true)
+        #expect(drm.atomicCommits.count == 3 && drm.connectorProperties.isEmpty)
+        try d.present(damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        #expect(drm.atomicCommits.last?.flags == 0x0401 && drm.atomicCommits.last?.values.count == 13)
+        #expect(drm.crtcSets.isEmpty && drm.flips.isEmpty)
     }
 
     @Test func presentingNothingNewDoesNotFlip() throws {

@@ -97,8 +97,8 @@ public final class FakeDRM: DRMCalls {
     public var atomicError: Int32?
     public var setCrtcError: Int32?
     public var calls: [String] = []
-    public var atomicCommits: [(values: [DRMPropertyValue], flags: UInt32)] = []
-    public var crtcSets: [(crtc: UInt32, fb: UInt32, mode: DRMMode?)] = []
+    public var atomicCommits: [(values: [DRMPropertyValue], flags: UInt32, userData: UInt64)] = []
+    public var crtcSets: [(crtc: UInt32, fb: UInt32, mode: DRMMode?, connectors: [UInt32])] = []
     public var flips: [UInt32] = []
     private var nextId: UInt32 = 100
 
@@ -129,7 +129,7 @@ public final class FakeDRM: DRMCalls {
     public func removeFramebuffer(fd: Int32, id: UInt32) { calls.append("rmfb") }
     public func setCrtc(fd: Int32, crtcId: UInt32, bufferId: UInt32, x: UInt32, y: UInt32, connectorIds: [UInt32], mode: DRMMode?) throws(SystemError) {
         if let e = setCrtcError { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_SETCRTC") }
-        crtcSets.append((crtcId, bufferId, mode))
+        crtcSets.append((crtcId, bufferId, mode, connectorIds))
     }
     /// Called for every flip asked with an event (PageFlip, atomic with PAGE_FLIP_EVENT):
     /// a test queues the event when the virtual vblank comes.
@@ -140,7 +140,7 @@ public final class FakeDRM: DRMCalls {
     }
     public func atomicCommit(fd: Int32, _ values: [DRMPropertyValue], flags: UInt32, userData: UInt64) throws(SystemError) {
         if let e = atomicError { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_ATOMIC") }
-        atomicCommits.append((values, flags))
+        atomicCommits.append((values, flags, userData))
         if flags & 0x01 != 0 { onFlip?(fd, userData) }
     }
     public var connectorProperties: [(connector: UInt32, property: UInt32, value: UInt64)] = []
