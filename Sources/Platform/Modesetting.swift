@@ -7,7 +7,7 @@ import Syscalls
 /// the legacy SetCrtc/PageFlip ioctls (`LegacyModesetting`). `DumbBufferDisplay` picks one
 /// when it opens (`openModesetting`) and keeps buffers, damage and pacing itself.
 public protocol Modesetting: AnyObject {
-    /// For logs and reports: "atomic" or "legacy".
+    /// Atomic commits (else the legacy ioctls); logs and reports say which.
     var isAtomic: Bool { get }
     /// Sets the mode and shows `framebuffer`, whatever the CRTC was doing.
     func modeset(framebuffer: UInt32, userData: UInt64) throws(SystemError) -> ModesetOutcome
