@@ -47,15 +47,21 @@ public final class CollisionBehavior: ItemsBehavior {
         collisionMode = mode
     }
 
+    /// Insets that are not finite or beyond `DynamicsLimits.farthestCoordinate` are refused
+    /// (the old ones stay).
     public func setTranslatesReferenceBoundsIntoBoundary(insets: EdgeInsets) {
-        referenceBoundsInsets = insets
+        let limit = DynamicsLimits.farthestCoordinate
+        if [insets.top, insets.left, insets.bottom, insets.right].allSatisfy({ $0.isFinite && abs($0) <= limit }) {
+            referenceBoundsInsets = insets
+        }
         translatesReferenceBoundsIntoBoundary = true
         changed()
     }
 
-    /// Adds (or replaces) a two-sided line-segment boundary.
+    /// Adds (or replaces) a two-sided line-segment boundary; ends beyond `DynamicsLimits` are
+    /// refused.
     public func addBoundary(identifier: String, from: Vec2, to: Vec2) {
-        guard from.isFinite, to.isFinite else { return }
+        guard DynamicsLimits.acceptsPoint(from), DynamicsLimits.acceptsPoint(to) else { return }
         boundaries.removeAll { $0.identifier == identifier }
         boundaries.append((identifier, from, to))
         changed()

@@ -63,8 +63,11 @@ extension DynamicsWorld {
                 bodies.forces[b].ax += f.x * bodies.material[b].invMass; bodies.forces[b].ay += f.y * bodies.material[b].invMass
                 bodies.forces[b].alpha += torque * bodies.material[b].invI
             } else {
-                bodies.motion[b].vx += f.x * bodies.material[b].invMass; bodies.motion[b].vy += f.y * bodies.material[b].invMass
-                bodies.motion[b].w += torque * bodies.material[b].invI
+                let v = cappedSpeed(Vec2(bodies.motion[b].vx + f.x * bodies.material[b].invMass,
+                                         bodies.motion[b].vy + f.y * bodies.material[b].invMass))
+                bodies.motion[b].vx = v.x; bodies.motion[b].vy = v.y
+                let w = bodies.motion[b].w + torque * bodies.material[b].invI
+                if w.isFinite { bodies.motion[b].w = w }
                 if !bodies.slot[b].awake { bodies.slot[b].awake = true; bodies.slot[b].sleepTime = 0 }
             }
         }

@@ -61,21 +61,22 @@ struct ShapeGeometry {
     var extent: Double = 0
 
     /// Validates and prepares an item shape; `nil` for degenerate input (zero size, NaN,
-    /// fewer than three distinct hull points).
+    /// fewer than three distinct hull points) and for sizes beyond `DynamicsLimits.largestItem`.
     init?(_ shape: ItemShape) {
         switch shape {
         case .circle(let r):
-            guard r.isFinite, r > 0 else { return nil }
+            guard DynamicsLimits.acceptsLength(2 * r) else { return nil }
             self.init(kind: .circle)
             radius = r
             area = Double.pi * r * r
             areaInertia = area * r * r / 2
             extent = r
         case .rectangle(let w, let h):
-            guard w.isFinite, h.isFinite, w > 0, h > 0 else { return nil }
+            guard DynamicsLimits.acceptsLength(w), DynamicsLimits.acceptsLength(h) else { return nil }
             self.init(hull: [Vec2(-w / 2, -h / 2), Vec2(w / 2, -h / 2), Vec2(w / 2, h / 2), Vec2(-w / 2, h / 2)])
         case .polygon(let points):
-            guard points.allSatisfy({ $0.isFinite }) else { return nil }
+            let reach = DynamicsLimits.largestItem / 2
+            guard points.allSatisfy({ $0.isFinite && abs($0.x) <= reach && abs($0.y) <= reach }) else { return nil }
             let hull = convexHull(points)
             guard hull.count >= 3 else { return nil }
             self.init(hull: hull)

@@ -41,6 +41,31 @@ public struct Tuning: Sendable {
     public var maxHeldAngularAcceleration = 4_000.0
 
     public init() {}
+
+    /// Each value that is not finite, or outside the range where the solver's formulas hold
+    /// (positive rates and limits, non-negative ratios and tolerances, nothing above 1e9),
+    /// replaced by the one it had before.
+    func accepted(else old: Tuning) -> Tuning {
+        var t = self
+        func keep(_ v: inout Double, _ fallback: Double, positive: Bool) {
+            if !(v.isFinite && v <= 1e9 && (positive ? v > 0 : v >= 0)) { v = fallback }
+        }
+        keep(&t.lengthUnit, old.lengthUnit, positive: true)
+        keep(&t.boundsTolerance, old.boundsTolerance, positive: false)
+        keep(&t.contactHertz, old.contactHertz, positive: true)
+        keep(&t.contactDampingRatio, old.contactDampingRatio, positive: false)
+        keep(&t.jointHertz, old.jointHertz, positive: true)
+        keep(&t.jointDampingRatio, old.jointDampingRatio, positive: false)
+        keep(&t.rollingResistance, old.rollingResistance, positive: false)
+        keep(&t.timeToSleep, old.timeToSleep, positive: false)
+        keep(&t.maxLinearSpeed, old.maxLinearSpeed, positive: true)
+        keep(&t.maxRotationPerSubstep, old.maxRotationPerSubstep, positive: true)
+        keep(&t.maxHeldSpeed, old.maxHeldSpeed, positive: true)
+        keep(&t.maxHeldAngularSpeed, old.maxHeldAngularSpeed, positive: true)
+        keep(&t.maxHeldAcceleration, old.maxHeldAcceleration, positive: true)
+        keep(&t.maxHeldAngularAcceleration, old.maxHeldAngularAcceleration, positive: true)
+        return t
+    }
 }
 
 /// Box2D v3's soft constraint coefficients for a spring of `hertz` and `dampingRatio` solved

@@ -50,11 +50,21 @@ public struct DynamicItemState: Equatable, Sendable {
 public final class DynamicsWorld {
     /// The space the behaviors refer to (screen pixels, y down). Collision behaviors can turn it
     /// into a boundary.
-    public var referenceBounds: Rect { didSet { if referenceBounds != oldValue { configurationChanged() } } }
-    /// Fixed step, seconds. `advance(by:)` consumes whole steps.
-    public var timeStep: Double { didSet { timeStep = max(1e-5, timeStep) } }
-    public var substeps: Int { didSet { substeps = max(1, substeps) } }
-    public var tuning = Tuning() { didSet { configurationChanged() } }
+    /// Bounds that are not finite, under a pixel wide or high, or beyond `DynamicsLimits` are
+    /// refused.
+    public var referenceBounds: Rect {
+        didSet {
+            if !DynamicsLimits.acceptsWorldBounds(referenceBounds) { referenceBounds = oldValue }
+            if referenceBounds != oldValue { configurationChanged() }
+        }
+    }
+    /// Fixed step, seconds (`DynamicsLimits.shortestStep` … `longestStep`; NaN is refused).
+    /// `advance(by:)` consumes whole steps.
+    public var timeStep: Double { didSet { timeStep = Self.acceptedStep(timeStep, else: oldValue) } }
+    /// 1 … `DynamicsLimits.mostSubsteps`.
+    public var substeps: Int { didSet { substeps = min(max(1, substeps), DynamicsLimits.mostSubsteps) } }
+    /// Values that make no sense keep the old ones (`Tuning.accepted(else:)`).
+    public var tuning = Tuning() { didSet { tuning = tuning.accepted(else: oldValue); configurationChanged() } }
     /// Sleeping on (default) lets a resting world pause; off keeps every body simulated.
     public var sleepingEnabled = true { didSet { if !sleepingEnabled { wakeAll() } } }
     /// At most this many steps (default 0.2 s worth) per `advance(by:)`; the rest of the time
@@ -134,10 +144,16 @@ public final class DynamicsWorld {
     /// Bodies given a slot of their own though they do not move (`loadSolverBodies`).
     var stillMovers: [Int] = []
 
+    /// Bounds the limits refuse become a 1-pixel square at the origin; the step and the
+    /// substeps are brought within their limits.
     public init(bounds: Rect, timeStep: Double = 1.0 / 120, substeps: Int = 4) {
-        referenceBounds = bounds
-        self.timeStep = max(1e-5, timeStep)
-        self.substeps = max(1, substeps)
+        referenceBounds = DynamicsLimits.acceptsWorldBounds(bounds) ? bounds : Rect(x: 0, y: 0, width: 1, height: 1)
+        self.timeStep = Self.acceptedStep(timeStep, else: 1.0 / 120)
+        self.substeps = min(max(1, substeps), DynamicsLimits.mostSubsteps)
+    }
+
+    static func acceptedStep(_ step: Double, else fallback: Double) -> Double {
+        step.isNaN ? fallback : min(max(DynamicsLimits.shortestStep, step), DynamicsLimits.longestStep)
     }
 
     deinit {
@@ -154,15 +170,17 @@ public final class DynamicsWorld {
 
     // MARK: Items
 
-    /// Adds an item; `nil`-free: a degenerate shape is replaced by a 1-pixel circle, so callers
-    /// never crash on bad input (check `shape(of:)` if you care).
+    /// Adds an item; `nil`-free: a degenerate shape (or one larger than
+    /// `DynamicsLimits.largestItem`) is replaced by a 1-pixel circle, a centre or rotation
+    /// beyond the limits by the bounds' centre and 0, so callers never crash on bad input
+    /// (check `shape(of:)` if you care).
     @discardableResult
     public func addItem(_ shape: ItemShape, center: Vec2, rotation: Double = 0) -> ItemID {
         let geometry = ShapeGeometry(shape) ?? ShapeGeometry(.circle(radius: 0.5))!
         let b = allocateBody()
         bodies.setGeometry(b, geometry)
-        let c = center.isFinite ? center : referenceBounds.center
-        let r = rotation.isFinite ? rotation : 0
+        let c = DynamicsLimits.acceptsPoint(center) ? center : referenceBounds.center
+        let r = DynamicsLimits.acceptsAngle(rotation) ? rotation : 0
         setPose(b, c, r)
         shapes[b] = ShapeGeometry(shape) != nil ? geometry.canonical(shape) : .circle(radius: 0.5)
         bodies.areaForMass(b, geometry)
@@ -221,22 +239,36 @@ public final class DynamicsWorld {
 
     /// Teleports an item (UIKit: setting `center` then `updateItemUsingCurrentState`).
     public func setCenter(_ center: Vec2, of id: ItemID) {
-        guard let b = body(id), center.isFinite else { return }
+        guard let b = body(id), DynamicsLimits.acceptsPoint(center) else { return }
         setPose(b, center, bodies.pose[b].angle); wake(b)
         // A moved anchored item may now touch sleepers: wake everything.
         if bodies.slot[b].isStatic { wakeAll() }
     }
 
     public func setRotation(_ rotation: Double, of id: ItemID) {
-        guard let b = body(id), rotation.isFinite else { return }
+        guard let b = body(id), DynamicsLimits.acceptsAngle(rotation) else { return }
         setPose(b, Vec2(bodies.pose[b].x, bodies.pose[b].y), rotation); wake(b)
         if bodies.slot[b].isStatic { wakeAll() }
     }
 
+    /// Speeds the solver could not bring down itself are capped (`cappedSpeed`).
     public func setVelocity(_ v: Vec2, of id: ItemID) {
         guard let b = body(id), v.isFinite, !bodies.slot[b].isStatic else { return }
-        bodies.motion[b].vx = v.x; bodies.motion[b].vy = v.y; wake(b)
+        let capped = cappedSpeed(v)
+        bodies.motion[b].vx = capped.x; bodies.motion[b].vy = capped.y; wake(b)
     }
+
+    /// The solver brings every speed down to `tuning.maxLinearSpeed` as it integrates, but
+    /// only speeds whose square is still a number: beyond `Self.fastestNumber` (or not finite
+    /// after a sum) the speed is brought down to the limit here. Below it nothing changes, so
+    /// results stay those of the solver's own clamp.
+    func cappedSpeed(_ v: Vec2) -> Vec2 {
+        let length = v.length
+        guard !(length < Self.fastestNumber) else { return v }
+        guard v.isFinite, length.isFinite else { return .zero }
+        return v * (tuning.maxLinearSpeed / length)
+    }
+    static let fastestNumber = 1e12
 
     public func setAngularVelocity(_ w: Double, of id: ItemID) {
         guard let b = body(id), w.isFinite, !bodies.slot[b].isStatic, bodies.slot[b].allowsRotation else { return }

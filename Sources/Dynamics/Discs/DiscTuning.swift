@@ -30,4 +30,24 @@ public struct DiscTuning: Sendable {
     public var cellSize = 48.0
 
     public init() {}
+
+    /// Each value that makes no sense (not finite, negative, restitution above 1, a step or a
+    /// cell too small to count with) replaced by its default.
+    public var sanitized: DiscTuning {
+        let d = DiscTuning()
+        var t = self
+        func keep(_ v: Double, _ ok: (Double) -> Bool, _ fallback: Double) -> Double { v.isFinite && ok(v) ? v : fallback }
+        if !(100...1_000_000).contains(t.stepInterval) { t.stepInterval = d.stepInterval }
+        if t.restTime < 0 || t.restTime > 3_600_000_000 { t.restTime = d.restTime }
+        t.wallRestitution = keep(t.wallRestitution, { (0...1).contains($0) }, d.wallRestitution)
+        t.discRestitution = keep(t.discRestitution, { (0...1).contains($0) }, d.discRestitution)
+        t.gravityPixels = keep(t.gravityPixels, { abs($0) <= 1_000_000 }, d.gravityPixels)
+        t.restSpeed = keep(t.restSpeed, { $0 >= 0 }, d.restSpeed)
+        t.contactSpeed = keep(t.contactSpeed, { $0 >= 0 }, d.contactSpeed)
+        t.maximumSpeed = keep(t.maximumSpeed, { $0 > 0 && $0 <= 1_000_000 }, d.maximumSpeed)
+        t.contactSlop = keep(t.contactSlop, { $0 >= 0 && $0 <= 1000 }, d.contactSlop)
+        t.edgeFriction = keep(t.edgeFriction, { $0 >= 0 }, d.edgeFriction)
+        t.cellSize = keep(t.cellSize, { $0 >= 1 && $0 <= DynamicsLimits.largestItem }, d.cellSize)
+        return t
+    }
 }

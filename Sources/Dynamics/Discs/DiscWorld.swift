@@ -45,18 +45,33 @@ public struct DiscWorld {
     /// (cell of the ordering grid × count + index).
     private var partners: [Int] = []
 
+    /// An area the limits refuse (not finite, negative, wider than `DynamicsLimits.largestItem`)
+    /// becomes an empty one at the origin; a scale outside 0.001…1000 is brought within it (NaN
+    /// is 1); tuning values that make no sense are the defaults. The grids' sizes come from
+    /// these, so nothing outside can make them trap or allocate without bound.
     public init(area: Rect, scale: Double, tuning: DiscTuning = DiscTuning()) {
-        self.area = area; self.scale = scale; self.tuning = tuning
+        let sane = DynamicsLimits.acceptsBounds(area) && area.width <= DynamicsLimits.largestItem
+            && area.height <= DynamicsLimits.largestItem
+        self.area = sane ? area : Rect(x: 0, y: 0, width: 0, height: 0)
+        self.scale = scale.isNaN ? 1 : min(max(scale, 0.001), 1000)
+        self.tuning = tuning.sanitized
     }
 
     public var count: Int { ids.count }
+    /// The strongest gravity a step takes (1 = `tuning.gravityPixels`).
+    public static let strongestGravity = 100.0
 
-    /// Adds a disc at rest, on top of the others.
+    /// Adds a disc at rest, on top of the others. It is always added (callers keep arrays
+    /// beside the discs), but a centre that is not finite is the area's centre, one outside
+    /// the area is moved to its nearest point, and the radius is kept within half a pixel and
+    /// half the area's shorter side.
     public mutating func append(id: Int, center: Vec2, radius r: Double) {
         ids.append(id)
-        px.append(center.x); py.append(center.y)
+        let c = center.isFinite ? center : area.center
+        px.append(min(max(c.x, area.minX), area.maxX)); py.append(min(max(c.y, area.minY), area.maxY))
         vx.append(0); vy.append(0)
-        radius.append(r)
+        let largest = max(0.5, min(area.width, area.height) / 2)
+        radius.append(r.isNaN ? 0.5 : min(max(r, 0.5), largest))
         awake.append(false)
         slowFor.append(0)
         inRestingGrid.append(false)
@@ -109,12 +124,23 @@ public struct DiscWorld {
     }
 
     /// One step of `tuning.stepInterval` with `gravity` (1.0 = `tuning.gravityPixels` px/s²).
+    /// Gravity that is not finite counts as none; more than `strongestGravity` is brought down
+    /// to it. A disc may outrun the launch limit by falling, but not by more than four times
+    /// (a bound for numbers, far above what an exhibit's gravity reaches on any screen).
     public mutating func step(gravity: Vec2) {
         let dt = tuning.stepSeconds
-        let ax = gravity.x * tuning.gravityPixels * scale, ay = gravity.y * tuning.gravityPixels * scale
+        var g = gravity.isFinite ? gravity : .zero
+        if g.length > Self.strongestGravity { g = g * (Self.strongestGravity / g.length) }
+        let ax = g.x * tuning.gravityPixels * scale, ay = g.y * tuning.gravityPixels * scale
+        let limit = 4 * tuning.maximumSpeed * scale
         let n = ids.count
         for i in 0..<n where awake[i] {
             vx[i] += ax * dt; vy[i] += ay * dt
+            let speedSquared = vx[i] * vx[i] + vy[i] * vy[i]
+            if speedSquared > limit * limit {
+                let k = limit / speedSquared.squareRoot()
+                vx[i] *= k; vy[i] *= k
+            }
             px[i] += vx[i] * dt; py[i] += vy[i] * dt
             bounceOffEdges(i)
         }
