@@ -43,6 +43,7 @@ public final class FrameLoop {
     private var sensors: MotionSensors?
     private var recorder: TraceRecorder?
     private var blackBox: BlackBox?
+    private var askedDumpSkipSaid = false
     private var lastRestartPoint: KioskApp.RestartPoint?
     /// Touch slots with a finger down (a resting stand polls its accelerometer slowly only
     /// while this is empty).
@@ -105,7 +106,7 @@ public final class FrameLoop {
         try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1, SIGUSR2]) { [unowned(unsafe) self] signal in
             if signal == SIGUSR1 {
                 self.say("SIGUSR1: " + self.statusLine())
-                self.dumpBlackBox(reason: "sigusr1")
+                self.dumpBlackBoxAskedFor()
                 return
             }
             if signal == SIGUSR2 {
@@ -549,6 +550,21 @@ public final class FrameLoop {
         guard box.takesUnaskedDump(at: now) else { return }
         log.warning("frame stall: \(fixed1(Double(max(took, waited)) / 1000)) ms \(took > limit ? "drawing a frame" : "between frames")")
         dumpBlackBox(reason: "stall")
+    }
+
+    /// SIGUSR1's dump, at most one per `askedQuiet`; the ones between are said to be
+    /// skipped once per quiet time, so that a flood of signals neither fills the disk nor the
+    /// journal.
+    private func dumpBlackBoxAskedFor() {
+        guard let box = blackBox else { return }
+        let turn = box.takesAskedDump(at: clock.now)
+        if turn.granted {
+            askedDumpSkipSaid = false
+            dumpBlackBox(reason: "sigusr1")
+        } else if !askedDumpSkipSaid {
+            askedDumpSkipSaid = true
+            say("black box: a dump was written less than \(box.settings.askedQuiet / 1_000_000) s ago; no new one for \(fixed1(Double(turn.wait) / 1_000_000)) s")
+        }
     }
 
     /// Writes the black box's dump now (SIGUSR1, a stall, a fatal error) and says where;
