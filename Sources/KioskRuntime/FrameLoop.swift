@@ -68,6 +68,9 @@ public final class FrameLoop {
     /// What the metrics file reports.
     public let health: StandHealth
     private var metricsProblemSaid = false
+    /// The metrics file last written and which file it was, so that a reload moving or
+    /// clearing `[metrics] path` removes it (if nobody replaced it since).
+    private var metricsWritten: (path: String, file: FileStatus)?
     private var metricsTimer: LoopTimer?
     private var statistics: VisitorStatistics?
     /// Called on SIGHUP instead of leaving: `systemctl reload` re-reads the configuration.
@@ -628,6 +631,7 @@ public final class FrameLoop {
     /// A reloaded configuration's metrics file and opening hours, from now on (the hours
     /// are looked at again at once: closing time may have moved).
     public func update(metricsFile: String?, metricsIntervalSeconds: Int, schedule: StandSchedule?) {
+        if metricsFile != settings.metricsFile { removeMetricsFile() }
         settings.metricsFile = metricsFile
         settings.metricsIntervalSeconds = metricsIntervalSeconds
         settings.schedule = schedule
@@ -692,13 +696,26 @@ public final class FrameLoop {
     /// Writes the metrics file (temporary file, then rename); a failure is said once.
     private func writeMetrics() {
         guard let path = settings.metricsFile else { return }
-        do { try writeFileAtomically(path, metricsText(), system: settings.system) } catch {
+        do {
+            if let file = try writeFileAtomically(path, metricsText(), system: settings.system) { metricsWritten = (path, file) }
+        } catch {
             if !metricsProblemSaid {
                 metricsProblemSaid = true
                 let message = "metrics: cannot write \(path): \(error) (node_exporter's textfile directory; [metrics] path)"
                 if error.errno == ENOENT { log.info(message) } else { log.warning(message) }
             }
         }
+    }
+
+    /// Removes the metrics file this loop wrote last, if it is still the one it wrote (not
+    /// a file someone else put at that name since): left behind, it would say
+    /// `motionkiosk_display_on 1` for ever, and node_exporter would report its series twice.
+    private func removeMetricsFile() {
+        guard let (path, file) = metricsWritten else { return }
+        metricsWritten = nil
+        guard let now = settings.system.status(of: path), now.isUnchanged(since: file) else { return }
+        settings.system.removeFile(path)
+        say("metrics: \(path) removed ([metrics] path changed)")
     }
 
     /// Leaves the loop, gives the display and devices back, and marks the process for

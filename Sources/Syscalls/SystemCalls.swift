@@ -51,17 +51,19 @@ public protocol SystemCalls: AnyObject, Sendable {
     func read(_ fd: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int
 }
 
-/// What a file is, as stat says: which file (device and inode, so that a name replaced by
-/// someone else is told apart), its kind and size.
+/// What a file is, as stat says: which file (device and inode), its kind, size and last
+/// change, so that a file replaced by someone else is told from the one written.
 public struct FileStatus: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, other }
     public var device: UInt64
     public var inode: UInt64
     public var kind: Kind
     public var size: Int64
+    /// st_mtim, nanoseconds since 1970.
+    public var modified: Int64
 
-    public init(device: UInt64, inode: UInt64, kind: Kind, size: Int64) {
-        self.device = device; self.inode = inode; self.kind = kind; self.size = size
+    public init(device: UInt64, inode: UInt64, kind: Kind, size: Int64, modified: Int64 = 0) {
+        self.device = device; self.inode = inode; self.kind = kind; self.size = size; self.modified = modified
     }
 
     init(_ info: stat) {
@@ -73,10 +75,14 @@ public struct FileStatus: Equatable, Sendable {
         device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(truncatingIfNeeded: info.st_ino)
         size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
     }
 
-    /// The same file (not merely the same name).
-    public func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
+    /// The same file as written, unchanged since: not merely the same name, nor a new file
+    /// that was given the freed inode number.
+    public func isUnchanged(since written: FileStatus) -> Bool {
+        device == written.device && inode == written.inode && kind == written.kind && size == written.size && modified == written.modified
+    }
 }
 
 public extension SystemCalls {
