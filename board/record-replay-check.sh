@@ -23,4 +23,13 @@ for args in "--exhibit tilt-box" ""; do
         status=1
     fi
 done
+# A recording cut by a power cut or a full disk: replay warns once about the last line and
+# plays the rest, as the warning says.
+head -c -7 "$WORK/launcher.jsonl" > "$WORK/cut.jsonl"
+if "$APP" replay "$WORK/cut.jsonl" --out "$WORK/cut-replay" >/dev/null 2>"$WORK/cut.err" && grep -q "cut short" "$WORK/cut.err"; then
+    echo "record-replay: a trace cut inside its last line replays to the line before"
+else
+    echo "record-replay: a trace cut inside its last line was refused:"; cat "$WORK/cut.err"
+    status=1
+fi
 exit $status

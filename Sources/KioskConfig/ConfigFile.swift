@@ -96,6 +96,10 @@ extension KioskConfiguration {
         var out = """
         # MotionKiosk configuration. Every key is optional: the value shown is the default.
         # Check a file with `motionkiosk check-config /etc/motionkiosk/config.toml`.
+        # `systemctl reload motionkiosk` applies it. Write a new file under another name in
+        # this folder and rename it over this one (mv), so that a reload never reads half a
+        # file; a reload refuses a file that is empty, holds only comments or does not end
+        # with a newline, and the running settings stay.
 
         """
         for table in ConfigSchema.tableNames {

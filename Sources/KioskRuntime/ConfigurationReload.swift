@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Diagnostics
 import Exhibits
 import Geometry
@@ -25,12 +28,36 @@ public final class ConfigurationReload {
     /// again in the same process (same pid, so systemd sees one reload) to re-open its
     /// output and devices; nil: such changes wait for the next restart.
     public var startAgainInPlace: (() -> Void)?
+    /// How long the file must stay the same between two reads before a reload believes it
+    /// (a writer still at work changes it), and how that time is waited.
+    public var settleTime: Microseconds = 100_000
+    public var pause: (Microseconds) -> Void = { _ = usleep(UInt32(clamping: $0)) }
 
     public init(path: String, current: KioskConfiguration, scene: KioskScene, frames: FrameLoop, log: Log,
                 notifier: SystemdNotifier?, wallClock: @escaping (Microseconds) -> CivilTime,
                 commandLine: @escaping (inout KioskApp.Settings) -> Void = { _ in }) {
         self.path = path; self.current = current; self.scene = scene; self.frames = frames; self.log = log
         self.notifier = notifier; self.wallClock = wallClock; self.commandLine = commandLine
+    }
+
+    /// Why `text` looks like a configuration file caught while it was being written (or cut
+    /// by a full disk), or nil. Applied, such a file would put the stand on the defaults: an
+    /// empty file, one with nothing but comments (a new file's header, cut), one whose last
+    /// line has no newline (cut inside a line: `idle_seconds = 12` of `= 120` still parses).
+    /// A file cut at a line boundary after some settings cannot be told from a whole one:
+    /// hence the rename.
+    static func looksCutShort(_ text: String) -> String? {
+        let lines = text.split(separator: "\n")
+        let settings = lines.filter { line in
+            let t = line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            return !t.isEmpty && t.first != "#"
+        }
+        if text.utf8.isEmpty || lines.allSatisfy({ $0.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" } }) {
+            return "is empty"
+        }
+        if settings.isEmpty { return "holds only comments, no settings (a file cut short? to run on the defaults, restart the service)" }
+        if text.utf8.last != UInt8(ascii: "\n") { return "does not end with a newline: its last line may be cut short" }
+        return nil
     }
 
     /// Reads and applies the file; false when it was refused (the old settings run on).
@@ -41,8 +68,14 @@ public final class ConfigurationReload {
         var startingAgain = false
         defer { if !startingAgain { try? notifier?.ready(status: "configuration \(path)") } }
         let text: String
-        do throws(TextFileError) { text = try readTextFile(path) } catch {
-            log.error("reload refused: \(path): \(error); the running settings stay")
+        do throws(TextFileError) {
+            text = try readTextFile(path)
+            pause(settleTime)
+            guard try readTextFile(path) == text else { throw TextFileError(reason: "changed while it was read: it is being written") }
+            if let problem = ConfigurationReload.looksCutShort(text) { throw TextFileError(reason: problem) }
+        } catch {
+            log.error("reload refused: \(path): \(error); the running settings stay. "
+                      + "Write the new file under another name in the same folder and rename it over this one (mv), then reload")
             return false
         }
         let next: KioskConfiguration

@@ -43,6 +43,7 @@ public final class FrameLoop {
     private var sensors: MotionSensors?
     private var recorder: TraceRecorder?
     private var blackBox: BlackBox?
+    private var askedDumpSkipSaid = false
     private var lastRestartPoint: KioskApp.RestartPoint?
     /// Touch slots with a finger down (a resting stand polls its accelerometer slowly only
     /// while this is empty).
@@ -67,6 +68,9 @@ public final class FrameLoop {
     /// What the metrics file reports.
     public let health: StandHealth
     private var metricsProblemSaid = false
+    /// The metrics file last written and which file it was, so that a reload moving or
+    /// clearing `[metrics] path` removes it (if nobody replaced it since).
+    private var metricsWritten: (path: String, file: FileStatus)?
     private var metricsTimer: LoopTimer?
     private var statistics: VisitorStatistics?
     /// Called on SIGHUP instead of leaving: `systemctl reload` re-reads the configuration.
@@ -105,7 +109,7 @@ public final class FrameLoop {
         try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1, SIGUSR2]) { [unowned(unsafe) self] signal in
             if signal == SIGUSR1 {
                 self.say("SIGUSR1: " + self.statusLine())
-                self.dumpBlackBox(reason: "sigusr1")
+                self.dumpBlackBoxAskedFor()
                 return
             }
             if signal == SIGUSR2 {
@@ -551,6 +555,21 @@ public final class FrameLoop {
         dumpBlackBox(reason: "stall")
     }
 
+    /// SIGUSR1's dump, at most one per `askedQuiet`; the ones between are said to be
+    /// skipped once per quiet time, so that a flood of signals neither fills the disk nor the
+    /// journal.
+    private func dumpBlackBoxAskedFor() {
+        guard let box = blackBox else { return }
+        let turn = box.takesAskedDump(at: clock.now)
+        if turn.granted {
+            askedDumpSkipSaid = false
+            dumpBlackBox(reason: "sigusr1")
+        } else if !askedDumpSkipSaid {
+            askedDumpSkipSaid = true
+            say("black box: a dump was written less than \(box.settings.askedQuiet / 1_000_000) s ago; no new one for \(fixed1(Double(turn.wait) / 1_000_000)) s")
+        }
+    }
+
     /// Writes the black box's dump now (SIGUSR1, a stall, a fatal error) and says where;
     /// nil when there is no black box or writing failed (said too).
     @discardableResult
@@ -612,6 +631,7 @@ public final class FrameLoop {
     /// A reloaded configuration's metrics file and opening hours, from now on (the hours
     /// are looked at again at once: closing time may have moved).
     public func update(metricsFile: String?, metricsIntervalSeconds: Int, schedule: StandSchedule?) {
+        if metricsFile != settings.metricsFile { removeMetricsFile() }
         settings.metricsFile = metricsFile
         settings.metricsIntervalSeconds = metricsIntervalSeconds
         settings.schedule = schedule
@@ -676,13 +696,26 @@ public final class FrameLoop {
     /// Writes the metrics file (temporary file, then rename); a failure is said once.
     private func writeMetrics() {
         guard let path = settings.metricsFile else { return }
-        do { try writeFileAtomically(path, metricsText(), system: settings.system) } catch {
+        do {
+            if let file = try writeFileAtomically(path, metricsText(), system: settings.system) { metricsWritten = (path, file) }
+        } catch {
             if !metricsProblemSaid {
                 metricsProblemSaid = true
                 let message = "metrics: cannot write \(path): \(error) (node_exporter's textfile directory; [metrics] path)"
                 if error.errno == ENOENT { log.info(message) } else { log.warning(message) }
             }
         }
+    }
+
+    /// Removes the metrics file this loop wrote last, if it is still the one it wrote (not
+    /// a file someone else put at that name since): left behind, it would say
+    /// `motionkiosk_display_on 1` for ever, and node_exporter would report its series twice.
+    private func removeMetricsFile() {
+        guard let (path, file) = metricsWritten else { return }
+        metricsWritten = nil
+        guard let now = settings.system.status(of: path), now.isUnchanged(since: file) else { return }
+        settings.system.removeFile(path)
+        say("metrics: \(path) removed ([metrics] path changed)")
     }
 
     /// Leaves the loop, gives the display and devices back, and marks the process for

@@ -61,19 +61,6 @@ public func writePPM(_ buffer: PixelBuffer, to path: String) throws(SystemError)
     try writeAll(bytes, to: fd, named: path, system: system)
 }
 
-/// Writes every byte to `fd` (a write may take fewer); `name` is for the error.
-public func writeAll(_ bytes: [UInt8], to fd: Int32, named name: String, system: any SystemCalls) throws(SystemError) {
-    var offset = 0
-    while offset < bytes.count {
-        let written: Result<Int, SystemError> = bytes.withUnsafeBytes { b in
-            Result { () throws(SystemError) -> Int in try system.write(fd, from: UnsafeRawBufferPointer(rebasing: b[offset...])) }
-        }
-        let n = try written.get()
-        if n <= 0 { throw SystemError(errno: EIO, attempt: "write \(name)") }
-        offset += n
-    }
-}
-
 /// "12.3": one decimal, without Foundation.
 public func fixed1(_ v: Double) -> String {
     guard v.isFinite, abs(v) < 1e15 else { return "\(v)" }

@@ -35,6 +35,12 @@ public final class TraceFileStream: TraceRecordSource {
 
     deinit { if !closed { close(fd) } }
 
+    /// Opens a trace for playing after `check` accepted it: a last line cut short, which the
+    /// check reported, is left out again (silently) rather than ending the replay in an error.
+    public static func forPlaying(checked path: String, limit: Int = TextFileLimit.trace) throws(TextFileError) -> TraceFileStream {
+        try TraceFileStream(path: path, limit: limit, warn: { _ in })
+    }
+
     /// Reads the whole file once: its header and how many records it holds, or the first
     /// problem with its line.
     public static func check(path: String, limit: Int = TextFileLimit.trace,
@@ -52,6 +58,11 @@ public final class TraceFileStream: TraceRecordSource {
         while failure == nil {
             guard let (line, unterminated) = nextLine() else { return nil }
             guard let text = String(validating: line, as: UTF8.self) else {
+                if unterminated, let warn {
+                    // Cut inside a letter of several bytes: torn like any other last line.
+                    warn("\(path):\(reader.lineNumber + 1): the last line is cut short (\(line.count) bytes, no newline); replaying up to the line before")
+                    return nil
+                }
                 failure = TraceError(source: path, line: reader.lineNumber + 1, problem: "not UTF-8 text")
                 return nil
             }

@@ -70,10 +70,13 @@ public final class TraceFileSink: TraceSink {
     }
 
     public func startNewSegment() throws(TraceWriteError) {
-        system.close(fd)
-        fd = -1
         do throws(SystemError) {
+            // The full file is on the storage before it takes the older one's place.
+            try system.syncFile(fd, named: path)
+            system.close(fd)
+            fd = -1
             try system.rename(path, to: path + ".1")
+            try syncFolder(containing: path, system: system)
             fd = try system.open(path, flags: TraceFileSink.createFlags, mode: 0o644)
             _ = system.lockExclusively(fd)
         } catch {

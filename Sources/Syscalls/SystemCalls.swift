@@ -27,6 +27,62 @@ public protocol SystemCalls: AnyObject, Sendable {
     /// Waits until `fd` has something to read, at most `microseconds`; false when that time
     /// passed first.
     func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool
+
+    // Files the kiosk writes (metrics, black box, screenshots, statistics). Each has a
+    // default below that calls the real kernel, so fakes without files need not write them;
+    // a fake that wants to see or fail them implements them.
+    func rename(_ from: String, to: String) throws(SystemError)
+    func removeFile(_ path: String)
+    func makeDirectory(_ path: String, mode: mode_t) throws(SystemError)
+    func makeNewDirectory(_ path: String, mode: mode_t) throws(SystemError)
+    func removeDirectory(_ path: String)
+    func setMode(_ fd: Int32, _ mode: mode_t) throws(SystemError)
+    /// fsync: the file's data (or a folder's entries) is on the storage when it returns.
+    func syncFile(_ fd: Int32, named name: String) throws(SystemError)
+    /// A new file beside `path` (its folder, a hidden name after it and a random tail) created
+    /// with O_CREAT|O_EXCL, so that nothing there before, a symbolic link least of all, is
+    /// opened; returns it open for writing with its name.
+    func createUniqueFile(besides path: String) throws(SystemError) -> (fd: Int32, path: String)
+    /// What `path` itself is (a symbolic link is not followed); nil if nothing is there.
+    func status(of path: String) -> FileStatus?
+    /// The same of an open file.
+    func status(of fd: Int32) -> FileStatus?
+    /// pread: bytes at `offset` of an open file, without moving its position.
+    func read(_ fd: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int
+}
+
+/// What a file is, as stat says: which file (device and inode), its kind, size and last
+/// change, so that a file replaced by someone else is told from the one written.
+public struct FileStatus: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, other }
+    public var device: UInt64
+    public var inode: UInt64
+    public var kind: Kind
+    public var size: Int64
+    /// st_mtim, nanoseconds since 1970.
+    public var modified: Int64
+
+    public init(device: UInt64, inode: UInt64, kind: Kind, size: Int64, modified: Int64 = 0) {
+        self.device = device; self.inode = inode; self.kind = kind; self.size = size; self.modified = modified
+    }
+
+    init(_ info: stat) {
+        // The S_IF* constants import as Int32 or mode_t depending on the Glibc module:
+        // compare as plain 32-bit patterns.
+        func bits<T: BinaryInteger>(_ v: T) -> UInt32 { UInt32(truncatingIfNeeded: v) }
+        let type = bits(info.st_mode) & bits(S_IFMT)
+        kind = type == bits(S_IFREG) ? .regular : type == bits(S_IFDIR) ? .directory : type == bits(S_IFLNK) ? .symbolicLink : .other
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// The same file as written, unchanged since: not merely the same name, nor a new file
+    /// that was given the freed inode number.
+    public func isUnchanged(since written: FileStatus) -> Bool {
+        device == written.device && inode == written.inode && kind == written.kind && size == written.size && modified == written.modified
+    }
 }
 
 public extension SystemCalls {
@@ -41,20 +97,25 @@ public extension SystemCalls {
     func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool { true }
 
     /// Sets an open file's permission bits, whatever the process's umask took away (a file
-    /// another service reads). A default so that fakes need not write one.
+    /// another service reads).
     func setMode(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
         if fchmod(fd, mode) != 0 { throw SystemError(errno: errno, attempt: "fchmod fd \(fd)") }
     }
 
-    /// Moves a file (replacing `to`). A default so that fakes without files need not write one.
+    /// Moves a file (replacing `to`).
     func rename(_ from: String, to: String) throws(SystemError) {
         if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, attempt: "rename \(from) to \(to)") }
     }
 
-    /// Creates a folder; one that exists already is fine. A default so that fakes without
-    /// files need not write one.
+    /// Creates a folder; one that exists already is fine.
     func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
         if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError(errno: errno, attempt: "create \(path)") }
+    }
+
+    /// Creates a folder that was not there: anything already at `path` (a symbolic link
+    /// someone put there) is an error, EEXIST.
+    func makeNewDirectory(_ path: String, mode: mode_t) throws(SystemError) {
+        if mkdir(path, mode) != 0 { throw SystemError(errno: errno, attempt: "create \(path)") }
     }
 
     /// Removes a file, if it is there (nothing to say if not: the caller tidies up).
@@ -62,6 +123,49 @@ public extension SystemCalls {
 
     /// Removes an empty folder, if it is there.
     func removeDirectory(_ path: String) { _ = rmdir(path) }
+
+    func syncFile(_ fd: Int32, named name: String) throws(SystemError) {
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            // A folder on a file system that cannot sync folders (some FUSE, 9p) says EINVAL:
+            // its entries are as durable as that file system makes them.
+            if errno == EINVAL { return }
+            throw SystemError(errno: errno, attempt: "fsync \(name)")
+        }
+    }
+
+    func createUniqueFile(besides path: String) throws(SystemError) -> (fd: Int32, path: String) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        // mkstemp: O_CREAT|O_EXCL (a symbolic link there is EEXIST, never followed), mode 0600.
+        var template = Array((folder + "." + name + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw SystemError(errno: errno, attempt: "create a temporary file beside \(path)") }
+        // The kiosk starts again by exec: no descriptor may leak into it.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let created = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return (fd, created)
+    }
+
+    func status(of path: String) -> FileStatus? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? FileStatus(info) : nil
+    }
+
+    func status(of fd: Int32) -> FileStatus? {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? FileStatus(info) : nil
+    }
+
+    func read(_ fd: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SystemError(errno: errno, attempt: "read fd \(fd) at \(offset)")
+        }
+    }
 }
 
 /// The real kernel.

@@ -126,7 +126,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     if let trace, demo == nil {
         let stream: TraceFileStream
-        do { stream = try TraceFileStream(path: trace) } catch { throw KioskError("\(trace): \(error)") }
+        do { stream = try TraceFileStream.forPlaying(checked: trace) } catch { throw KioskError("\(trace): \(error)") }
         runner.run(source: stream, checkpoint: checkpoint)
         // Only when the file changed between the check and the replay.
         if let problem = stream.failure { throw KioskError(problem.description) }

@@ -26,6 +26,16 @@ func screenshot(_ c: ParsedCommand) -> Int32 {
         }
         pid = p
     }
+    let fromPidFile = c.string("pid") == nil ? " (from \(servicePidFile): a stale pid file?)" : ""
+    switch KioskProcess.check(pid: pid, system: LinuxSystem.shared) {
+    case .kiosk: break
+    case .noSuchProcess:
+        printError("no process \(pid) is running\(fromPidFile)")
+        return 1
+    case .otherProgram(let name):
+        printError("process \(pid) is '\(name)', not \(KioskProcess.name)\(fromPidFile): not signalled")
+        return 1
+    }
     var before = stat()
     let hadFile = stat(serviceScreenshotFile, &before) == 0
     guard kill(pid, SIGUSR2) == 0 else {

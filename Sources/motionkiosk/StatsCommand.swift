@@ -18,7 +18,8 @@ func visitorStats(_ c: ParsedCommand) -> Int32 {
             return 1
         }
         found += 1
-        do throws(VisitorStatistics.FileProblem) { try VisitorStatistics.totals(text, into: &totals) } catch {
+        let skipped = { (line: Int) in printError("warning: \(file): line \(line) was cut short (a power cut or a full disk); it is not counted") }
+        do throws(VisitorStatistics.FileProblem) { try VisitorStatistics.totals(text, into: &totals, skipped: skipped) } catch {
             printError("\(file): \(error)")
             return 1
         }

@@ -56,6 +56,8 @@ import Trace
             b.folder = folder
             b.window = 4_000_000
             b.wallClock = { 1_790_000_000 }
+            // These stands are asked for dumps a second or more apart.
+            b.askedQuiet = 1_000_000
             box(&b)
             loopSettings.blackBox = b
             panel = VirtualPanel(width: 480, height: 800, clock: clock)
@@ -191,6 +193,84 @@ import Trace
         let t3 = WallClock.local(1_790_000_003), t4 = WallClock.local(1_790_000_004)
         #expect(names.first?.contains("-\(t3.second < 10 ? "0" : "")\(t3.second)-sigusr1") == true)
         #expect(names.last?.contains("-\(t4.second < 10 ? "0" : "")\(t4.second)-sigusr1") == true)
+    }
+
+    /// The local time of `seconds` as dump names carry it.
+    static func stamp(_ seconds: Int64) -> String {
+        let t = WallClock.local(seconds)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour))-\(two(t.minute))-\(two(t.second))"
+    }
+
+    /// A folder shared with other data: pruning removes only the kiosk's own dumps, and of
+    /// an old dump folder only the files a dump holds.
+    @Test func pruningRemovesOnlyTheKiosksOwnDumps() throws {
+        let stand = try Stand { $0.keep = 2 }
+        let tree = stand.tree
+        tree.write("blackbox/photos/visitor.jpg", "jpeg")
+        tree.write("blackbox/0000-archive/readme.txt", "keep me")
+        tree.write("blackbox/2026-notes.txt", "notes")
+        tree.write("blackbox/2026-11-20T10-00-00-sigusr1/trace.jsonl", "{}\n")
+        tree.write("blackbox/2026-11-20T10-00-00-sigusr1/notes.txt", "a technician's notes")
+        tree.write("blackbox/2026-11-21T10-00-00-stall/trace.jsonl", "{}\n")
+        var written: [String] = []
+        try stand.at(1_000_000) { for _ in 0..<4 { if let d = stand.frames.dumpBlackBox(reason: "sigusr1") { written.append(d.folder) } } }
+        try stand.at(1_500_000) { stand.frames.loop.stop() }
+        try stand.frames.run()
+        #expect(written.count == 4)
+        #expect(tree.read("blackbox/photos/visitor.jpg") == "jpeg")
+        #expect(tree.read("blackbox/0000-archive/readme.txt") == "keep me")
+        #expect(tree.read("blackbox/2026-notes.txt") == "notes")
+        // The older dumps went first; what someone added to one stays, with its folder.
+        #expect(tree.read("blackbox/2026-11-20T10-00-00-sigusr1/notes.txt") == "a technician's notes")
+        #expect(tree.read("blackbox/2026-11-20T10-00-00-sigusr1/trace.jsonl") == nil)
+        #expect(tree.read("blackbox/2026-11-21T10-00-00-stall/trace.jsonl") == nil)
+        let left = Set(LinuxSystem.shared.listDirectory(stand.folder))
+        #expect(left == Set(["photos", "0000-archive", "2026-notes.txt", "2026-11-20T10-00-00-sigusr1"])
+                .union(written.suffix(2).map { String($0.split(separator: "/").last!) }), "\(left)")
+    }
+
+    /// Twelve dumps in one second: the newest ten stay (not those whose names sort last as
+    /// text), and no name is ever given twice.
+    @Test func manyDumpsInOneSecondKeepTheNewestAndNeverReuseAName() throws {
+        let stand = try Stand()
+        var written: [String] = []
+        try stand.at(1_000_000) { for _ in 0..<12 { if let d = stand.frames.dumpBlackBox(reason: "sigusr1") { written.append(d.folder) } } }
+        try stand.at(1_200_000) { if let d = stand.frames.dumpBlackBox(reason: "stall") { written.append(d.folder) } }
+        try stand.at(1_500_000) { stand.frames.loop.stop() }
+        try stand.frames.run()
+        #expect(written.count == 13 && Set(written).count == 13, "\(written)")
+        #expect(stand.dumps == Array(written.suffix(10)), "the newest ten, in the order written: \(stand.dumps)")
+        let stamp = Self.stamp(1_790_000_000)
+        #expect(written.first == stand.folder + "/00000001-\(stamp)-sigusr1")
+        #expect(written.last == stand.folder + "/00000013-\(stamp)-stall")
+    }
+
+    /// Hundreds of SIGUSR1 in a second (a script in a loop) write one dump; the status line
+    /// still comes for each.
+    @Test func aFloodOfAskedDumpsWritesOnePerQuietTime() throws {
+        let stand = try Stand { $0.askedQuiet = 10_000_000 }
+        for k in 0..<200 { try stand.at(1_000_000 + Int64(k) * 5_000) { stand.events.deliver(signal: SIGUSR1) } }
+        try stand.at(11_500_000) { stand.events.deliver(signal: SIGUSR1) }
+        try stand.at(12_000_000) { stand.frames.loop.stop() }
+        try stand.frames.run()
+        #expect(stand.dumps.count == 2, "\(stand.dumps)")
+    }
+
+    /// A hidden folder planted at the name the next dump would be written under (a link to
+    /// somewhere else) is not written into.
+    @Test func aPlantedTemporaryFolderIsNeverWrittenInto() throws {
+        let stand = try Stand()
+        stand.tree.write("elsewhere/trace.jsonl", "theirs")
+        stand.tree.mkdir("blackbox")
+        #expect(symlink(stand.tree.path("elsewhere"), stand.folder + "/.00000001-\(Self.stamp(1_790_000_000))-sigusr1") == 0)
+        var dump: BlackBoxDump?
+        try stand.at(1_000_000) { dump = stand.frames.dumpBlackBox(reason: "sigusr1") }
+        try stand.at(1_500_000) { stand.frames.loop.stop() }
+        try stand.frames.run()
+        #expect(LinuxSystem.shared.listDirectory(stand.tree.path("elsewhere")) == ["trace.jsonl"])
+        #expect(stand.tree.read("elsewhere/trace.jsonl") == "theirs", "nothing written there, nothing pruned through the link")
+        #expect(dump?.folder == stand.folder + "/00000002-\(Self.stamp(1_790_000_000))-sigusr1")
     }
 
     /// The real file system, until `room` bytes have been written: then every write fails

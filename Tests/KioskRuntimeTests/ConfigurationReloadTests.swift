@@ -116,4 +116,44 @@ import Testing
         #expect(events.now >= 2_000_000 && events.now < 10_000_000, "the loop left at the reload, not at its end")
         #expect(reload.current.display.rotation == .r90)
     }
+
+    /// A reload that reads the file while it is being written (or after a full disk cut it)
+    /// must not put the stand on the defaults: each such file is refused, the running
+    /// settings stay, and the journal says to write and rename.
+    @Test func aFileCaughtBeingWrittenIsRefusedAndTheRunningSettingsStay() throws {
+        let path = "/tmp/motionkiosk-reload-cut-\(getpid()).toml"
+        defer { unlink(path) }
+        let running = "[exhibits]\norder = [\"tilt-box\", \"grid-block\"]\nidle_seconds = 120\n"
+        writeConfig(path, running)
+        let configuration = try KioskConfiguration.parse(running, file: path)
+        let said = Locked<[String]>([])
+        let stand = try Stand(path: path, configuration: configuration,
+                              log: Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } }))
+        let cuts: [(String, String)] = [
+            ("", "is empty"),
+            ("\n  \n", "is empty"),
+            ("# MotionKiosk configuration. Every key is optional: the value shown is the default.\n", "only comments"),
+            ("[exhibits]\norder = [\"tilt-box\", \"grid-block\"]\nidle_seconds = 12", "does not end with a newline"),
+        ]
+        var results: [Bool] = []
+        for (text, _) in cuts {
+            writeConfig(path, text)
+            results.append(stand.reload.reload())
+        }
+        // A writer still at work: the file grows between the two reads.
+        writeConfig(path, "[exhibits]\norder = [\"grid-block\"]\n")
+        stand.reload.pause = { _ in self.writeConfig(path, "[exhibits]\norder = [\"grid-block\"]\nidle_seconds = 30\n") }
+        results.append(stand.reload.reload())
+        let lines = said.withLock { $0 }
+        #expect(results == [false, false, false, false, false], "\(lines)")
+        #expect(stand.reload.current == configuration, "the running settings stay")
+        #expect(stand.scene.settings.idleTimeout == configuration.kioskSettings.idleTimeout)
+        for (_, why) in cuts { #expect(lines.contains { $0.contains("reload refused") && $0.contains(why) }, "\(why): \(lines)") }
+        #expect(lines.contains { $0.contains("changed while it was read") })
+        #expect(lines.allSatisfy { !$0.contains("reload refused") || $0.contains("rename") }, "each refusal says how to write the file")
+        // Once the writer is done, the same reload applies the whole file.
+        stand.reload.pause = { _ in }
+        #expect(stand.reload.reload())
+        #expect(stand.reload.current.exhibits.idleSeconds == 30)
+    }
 }

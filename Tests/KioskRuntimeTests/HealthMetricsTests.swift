@@ -124,4 +124,37 @@ func readWholeFile(_ path: String) -> String? { try? LinuxSystem.shared.readSmal
         #expect(status != nil, "promtool is not installed (Debian: apt-get install prometheus)")
         #expect(status == 0)
     }
+
+    /// A reload that moves or clears `[metrics] path` removes the file the kiosk wrote
+    /// there: left behind, it would say `motionkiosk_display_on 1` for ever and node_exporter
+    /// would report every series twice. A file someone else put at the old name stays.
+    @Test func aReloadThatMovesOrClearsTheMetricsPathRemovesTheOldFile() throws {
+        let tree = TempTree()
+        let events = VirtualEvents()
+        let first = tree.path("first.prom"), second = tree.path("second.prom"), third = tree.path("third.prom")
+        var loopSettings = quietSettings()
+        loopSettings.metricsFile = first
+        let scene = KioskScene(settings: KioskApp.Settings(), fonts: try FontSet(), log: quietLog())
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: scene, settings: loopSettings)
+        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
+        frames.update(metricsFile: first, metricsIntervalSeconds: 15, schedule: nil)
+        #expect(readWholeFile(first)?.contains("motionkiosk_display_on 1\n") == true)
+
+        frames.update(metricsFile: second, metricsIntervalSeconds: 15, schedule: nil)
+        #expect(access(first, F_OK) != 0, "moved: the old file is gone")
+        #expect(readWholeFile(second)?.contains("motionkiosk_display_on 1\n") == true)
+
+        // Someone replaced the file at the current name with their own: it is not ours to remove.
+        unlink(second)
+        tree.write("second.prom", "theirs 1\n")
+        frames.update(metricsFile: third, metricsIntervalSeconds: 15, schedule: nil)
+        #expect(tree.read("second.prom") == "theirs 1")
+
+        frames.update(metricsFile: nil, metricsIntervalSeconds: 15, schedule: nil)
+        #expect(access(third, F_OK) != 0, "cleared: the old file is gone")
+        #expect(LinuxSystem.shared.listDirectory(tree.root) == ["second.prom"])
+        frames.finish()
+    }
+
 }

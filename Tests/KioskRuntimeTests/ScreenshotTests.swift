@@ -5,6 +5,8 @@ import Exhibits
 import KioskRuntime
 import Platform
 import Raster
+import Syscalls
+import SystemFakes
 import Testing
 
 @Suite struct ScreenshotTests {
@@ -32,4 +34,28 @@ import Testing
         #expect(differing == 0, "the PNG is the launcher on the panel")
         #expect(access(path + ".tmp", F_OK) != 0)
     }
+
+    /// `screenshot --pid N` and the service's pid file: SIGUSR2 goes only to a running kiosk,
+    /// known by /proc/N/comm, or by its first argument once it started again in place (the
+    /// kernel then names it "exe").
+    @Test func onlyARunningKioskIsSignalled() throws {
+        let proc = TempTree()
+        proc.write("100/comm", "motionkiosk\n")
+        proc.write("100/cmdline", "/usr/bin/motionkiosk\0run\0")
+        proc.write("200/comm", "exe\n")
+        proc.write("200/cmdline", "motionkiosk\0run\0--config\0/etc/motionkiosk/config.toml\0")
+        proc.write("300/comm", "postgres\n")
+        proc.write("300/cmdline", "/usr/lib/postgresql/15/bin/postgres\0")
+        proc.write("400/comm", "\u{1B}[2Jevil\n")
+        let system = LinuxSystem.shared
+        #expect(KioskProcess.check(pid: 100, system: system, proc: proc.root) == .kiosk)
+        #expect(KioskProcess.check(pid: 200, system: system, proc: proc.root) == .kiosk)
+        #expect(KioskProcess.check(pid: 300, system: system, proc: proc.root) == .otherProgram("postgres"))
+        #expect(KioskProcess.check(pid: 400, system: system, proc: proc.root) == .otherProgram("?[2Jevil"), "printed without its escape")
+        #expect(KioskProcess.check(pid: 500, system: system, proc: proc.root) == .noSuchProcess)
+        // The real /proc: this test process is no kiosk.
+        #expect(KioskProcess.check(pid: getpid(), system: system) != .kiosk)
+        #expect(KioskProcess.check(pid: getpid(), system: system) != .noSuchProcess)
+    }
+
 }

@@ -79,4 +79,24 @@ import Trace
         let failure = streamed(path).failure
         #expect(failure?.line == 2 && failure?.problem == "not UTF-8 text")
     }
+
+    /// A recording cut by a power cut or a full disk: `replay` checks it (one warning), then
+    /// plays it to the line before, as the warning says, instead of refusing it.
+    @Test func aCutTraceThatTheCheckAcceptsPlaysToTheLineBefore() throws {
+        let whole = "{\"t\":0,\"type\":\"checkpoint\",\"name\":\"a\"}\n{\"t\":5,\"type\":\"touch\",\"phase\":\"down\",\"id\":0,\"x\":1,\"y\":2}\n"
+        for cut in ["{\"t\":9,\"type\":\"tou", "{\"t\":9,\"type\":\"checkpoint\",\"name\":\"caf\u{E9}\"}"] {
+            let path = write(whole + cut, "cut-play")
+            defer { unlink(path) }
+            // Cut inside the two bytes of "é": no longer UTF-8.
+            if cut.contains("caf") { _ = truncate(path, off_t(whole.utf8.count + cut.utf8.count - 3)) }
+            var warnings: [String] = []
+            let checked = try TraceFileStream.check(path: path, warn: { warnings.append($0) })
+            #expect(checked.records == 2 && warnings.count == 1 && warnings.first?.contains(":3: the last line is cut short") == true, "\(warnings)")
+            let stream = try TraceFileStream.forPlaying(checked: path)
+            var played = 0
+            while stream.nextRecord() != nil { played += 1 }
+            #expect(played == 2 && stream.failure == nil, "\(String(describing: stream.failure))")
+        }
+    }
+
 }

@@ -8,6 +8,7 @@ import KioskRuntime
 import OpeningHours
 import Raster
 import Syscalls
+import SystemFakes
 import Testing
 
 @Suite struct VisitorStatisticsTests {
@@ -83,4 +84,39 @@ import Testing
             #expect(error.line == 1 && error.problem.contains("en:x"))
         }
     }
+
+    /// A power cut or a full disk leaves the last row without its end: `stats` leaves that
+    /// row out and says so instead of refusing the file; the kiosk's next append starts a
+    /// new line (and marks the torn one) instead of gluing its row onto it.
+    @Test func aTornLastLineIsLeftOutAndTheNextAppendStartsANewLine() throws {
+        let tree = TempTree()
+        let path = tree.path("visitors.csv")
+        let whole = VisitorStatistics.header + "\n2026-11-23T14,grid-block,2,30.0,11,0,en:2\n"
+        tree.write("visitors.csv", whole + "2026-11-23T15,tilt-box,1,12.5,4")
+        var totals: [String: VisitorStatistics.Row] = [:]
+        var skipped: [Int] = []
+        try VisitorStatistics.totals(try #require(try LinuxSystem.shared.readSmallFile(path)), into: &totals, skipped: { skipped.append($0) })
+        #expect(skipped == [3])
+        #expect(totals.count == 1 && totals["2026-11-23T14,grid-block"]?.sessions == 2)
+
+        let stats = VisitorStatistics(wallClock: StandSchedule.fixedStart(try #require(CivilTime(iso: "2026-11-23T16:00:00")), origin: 0))
+        var events = VisitorEvents()
+        events.sessions = [VisitorSession(exhibit: "tilt-box", start: 0, end: 20_000_000, touches: 3, language: "de")]
+        stats.add(events)
+        try stats.flush(to: path, system: LinuxSystem.shared)
+        let text = try #require(try LinuxSystem.shared.readSmallFile(path))
+        #expect(text == whole + "2026-11-23T15,tilt-box,1,12.5,4\n" + VisitorStatistics.cutShortMark + "\n2026-11-23T16,tilt-box,1,20.0,3,0,de:1\n", "\(text)")
+        totals = [:]
+        skipped = []
+        try VisitorStatistics.totals(text, into: &totals, skipped: { skipped.append($0) })
+        #expect(skipped == [3], "the torn row is still left out, once marked")
+        #expect(totals.count == 2 && totals["2026-11-23T16,tilt-box"]?.touches == 3)
+
+        // A whole file gets no mark.
+        stats.add(events)
+        try stats.flush(to: path, system: LinuxSystem.shared)
+        let after = try #require(try LinuxSystem.shared.readSmallFile(path))
+        #expect(after == text + "2026-11-23T16,tilt-box,1,20.0,3,0,de:1\n")
+    }
+
 }

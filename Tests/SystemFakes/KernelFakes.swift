@@ -72,6 +72,10 @@ public final class FakeSystem: SystemCalls, @unchecked Sendable {
     public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {}
     public func listDirectory(_ path: String) -> [String] { directories[path] ?? [] }
     public func fileExists(_ path: String) -> Bool { directories[path] != nil }
+    /// Descriptors here are numbers only: nothing real to sync or to ask about.
+    public var synced: [Int32] = []
+    public func syncFile(_ fd: Int32, named name: String) throws(SystemError) { synced.append(fd) }
+    public func status(of fd: Int32) -> FileStatus? { nil }
 
     /// A flip-complete event as the kernel queues it on the DRM fd.
     /// With `events`, the fd becomes readable at `vblank` (now when nil).

@@ -10,7 +10,8 @@ import Trace
 
 /// How the black box keeps the last minutes and where it writes them.
 public struct BlackBoxSettings {
-    /// Dump folders go here, one per dump, named by local time and reason.
+    /// Dump folders go here, one per dump, named by a sequence number, local time and reason
+    /// (`DumpName`). The folder may hold other things: only the kiosk's own dumps are pruned.
     public var folder = "/var/lib/motionkiosk/blackbox"
     /// How far back a dump reaches (at least; it starts at a restart point before this).
     public var window: Microseconds = 300_000_000
@@ -19,6 +20,9 @@ public struct BlackBoxSettings {
     public var capacity = 65_536
     /// Dump folders kept; the oldest go first.
     public var keep = 10
+    /// Dumps asked for (SIGUSR1) are written at most once per this time: a script or a held
+    /// key sending hundreds a second must not fill the disk or stall the stand.
+    public var askedQuiet: Microseconds = 10_000_000
     /// A frame that took longer, or a wait this long for a frame while something moved, is
     /// a stall and writes a dump (at most one per `stallQuiet`); nil: stalls are not watched.
     public var stall: Microseconds? = 1_000_000
@@ -50,6 +54,10 @@ final class BlackBox {
     var settings: BlackBoxSettings
     private(set) var ring: BlackBoxRing
     private var lastUnaskedDump: Microseconds?
+    private var lastAskedDump: Microseconds?
+    /// The last sequence number this process gave a dump: never handed out again, even if
+    /// its folder is gone.
+    private var lastSequence = 0
 
     init(settings: BlackBoxSettings) {
         self.settings = settings
@@ -65,18 +73,41 @@ final class BlackBox {
         return true
     }
 
+    /// Whether a dump asked for (SIGUSR1) may be written at `now`: at most one per
+    /// `settings.askedQuiet`. True takes the turn; false says how long until the next may be.
+    func takesAskedDump(at now: Microseconds) -> (granted: Bool, wait: Microseconds) {
+        if let last = lastAskedDump, now - last < settings.askedQuiet { return (false, settings.askedQuiet - (now - last)) }
+        lastAskedDump = now
+        return (true, 0)
+    }
+
     func begin(_ start: BlackBoxRing.Start) { ring.begin(start) }
     func record(_ payload: TraceRecord.Payload, at time: Microseconds) { ring.record(payload, at: time) }
 
     /// Writes a dump of everything kept up to `now` (content time) into a new folder, then
-    /// removes the oldest folders beyond `keep`. The folder appears whole (it is written
-    /// under a hidden name and renamed).
+    /// removes the oldest of the kiosk's own dump folders beyond `keep`. The folder appears
+    /// whole and durable: written under a hidden name, every file synced, then renamed and
+    /// the parent folder synced.
     func dump(reason: String, now: Microseconds, state: String, screen: PixelBuffer?, system: any SystemCalls) throws(SystemError) -> BlackBoxDump {
         try system.makeDirectory(settings.folder, mode: 0o750)
-        let name = folderName(reason: reason, system: system)
+        let existing = system.listDirectory(settings.folder)
+        lastSequence = max(lastSequence, existing.compactMap { DumpName(parsing: $0.hasPrefix(".") ? String($0.dropFirst()) : $0)?.sequence }.max() ?? 0)
+        // A hidden folder of that name already there (planted, or left by a crash) is never
+        // written into: the next number is taken.
+        var name = ""
+        var temporary = ""
+        for attempt in 1...100 {
+            lastSequence += 1
+            name = DumpName(sequence: lastSequence, time: WallClock.local(Int64(settings.wallClock())), reason: reason).text
+            temporary = settings.folder + "/." + name
+            do throws(SystemError) {
+                try system.makeNewDirectory(temporary, mode: 0o750)
+                break
+            } catch where error.errno == EEXIST && attempt < 100 {
+                continue
+            }
+        }
         let final = settings.folder + "/" + name
-        let temporary = settings.folder + "/." + name
-        try system.makeDirectory(temporary, mode: 0o750)
         var written = 0
         var exact = false
         do throws(SystemError) {
@@ -90,24 +121,15 @@ final class BlackBox {
                 }
                 try writeFileAtomically(temporary + "/screen.png", bytes: png, system: system)
             }
+            try syncFolder(temporary, system: system)
             try system.rename(temporary, to: final)
+            try syncFolder(settings.folder, system: system)
         } catch {
-            removeFolder(temporary, system: system)
+            removeDumpFolder(temporary, system: system)
             throw error
         }
-        prune(system: system)
+        prune(keeping: name, system: system)
         return BlackBoxDump(folder: final, records: written, replaysExactly: exact)
-    }
-
-    private func folderName(reason: String, system: any SystemCalls) -> String {
-        let t = WallClock.local(Int64(settings.wallClock()))
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let stamp = "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour))-\(two(t.minute))-\(two(t.second))"
-        let existing = Set(system.listDirectory(settings.folder))
-        var name = stamp + "-" + reason
-        var n = 2
-        while existing.contains(name) { name = stamp + "-" + reason + "-\(n)"; n += 1 }
-        return name
     }
 
     /// The trace: header, records in 64 kB writes, and the checkpoint at `now`.
@@ -128,7 +150,7 @@ final class BlackBox {
             header.resuming = nil
             text = header.line + "\n# partial: the oldest records were dropped; a replay shows these inputs but starts from a fresh kiosk\n"
         }
-        let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o640)
+        let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o640)
         var count = 0
         do throws(SystemError) {
             try ring.forEachRecord(from: segment) { (record: TraceRecord) throws(SystemError) in
@@ -144,6 +166,7 @@ final class BlackBox {
             let end = TraceRecord(microseconds: max(0, now - segment.time), .checkpoint(name: "blackbox"))
             if let line = try? TraceWriter.line(for: end) { text += line + "\n" }
             try writeAll(Array(text.utf8), to: fd, named: path, system: system)
+            try system.syncFile(fd, named: path)
         } catch {
             system.close(fd)
             throw error
@@ -152,17 +175,40 @@ final class BlackBox {
         return (count, segment.start != nil)
     }
 
-    /// Keeps the newest `keep` dump folders (their names sort by time).
-    private func prune(system: any SystemCalls) {
-        let dumps = system.listDirectory(settings.folder).filter { !$0.hasPrefix(".") }.sorted()
+    /// Keeps the newest `keep` of the kiosk's own dump folders (by sequence number, not by
+    /// the wall clock, which a stand without a clock source may turn back) and removes hidden
+    /// ones a crash left half-written. Nothing else in the folder is touched.
+    private func prune(keeping newest: String, system: any SystemCalls) {
+        var dumps: [DumpName] = []
+        for entry in system.listDirectory(settings.folder) {
+            if entry.hasPrefix("."), entry != "." + newest, DumpName(parsing: String(entry.dropFirst())) != nil {
+                removeDumpFolder(settings.folder + "/" + entry, system: system)
+            } else if let dump = DumpName(parsing: entry) {
+                dumps.append(dump)
+            }
+        }
         guard dumps.count > settings.keep else { return }
-        for name in dumps.prefix(dumps.count - settings.keep) { removeFolder(settings.folder + "/" + name, system: system) }
+        dumps.sort { ($0.sequence, $0.text) < ($1.sequence, $1.text) }
+        for dump in dumps.prefix(dumps.count - settings.keep) { removeDumpFolder(settings.folder + "/" + dump.text, system: system) }
     }
 
-    /// A dump folder holds plain files only.
-    private func removeFolder(_ path: String, system: any SystemCalls) {
-        for name in system.listDirectory(path) { system.removeFile(path + "/" + name) }
+    /// Removes the files a dump holds, then the folder if nothing else is left in it (what
+    /// someone put there stays, and so does the folder).
+    private func removeDumpFolder(_ path: String, system: any SystemCalls) {
+        // A symbolic link named like a dump is not ours: never followed.
+        guard system.status(of: path)?.kind == .directory else { return }
+        for name in system.listDirectory(path) where BlackBox.dumpFiles.contains(name) || BlackBox.isTemporaryOfDumpFile(name) {
+            system.removeFile(path + "/" + name)
+        }
         system.removeDirectory(path)
+    }
+
+    /// The files a dump folder holds.
+    static let dumpFiles: Set<String> = ["trace.jsonl", "state.json", "config.toml", "screen.png"]
+
+    /// `.state.json.Ab12Cd`: a dump file's temporary name (a write that failed half-way).
+    private static func isTemporaryOfDumpFile(_ name: String) -> Bool {
+        dumpFiles.contains { name.hasPrefix("." + $0 + ".") && name.utf8.count == $0.utf8.count + 8 }
     }
 }
 

@@ -130,26 +130,3 @@ public final class StandHealth {
         return p.text
     }
 }
-
-/// Writes `text` to `path` so that a reader sees the old file or the new one, never half:
-/// a temporary file beside it, then a rename. The file is readable by every user.
-public func writeFileAtomically(_ path: String, _ text: String, system: any SystemCalls) throws(SystemError) {
-    try writeFileAtomically(path, bytes: Array(text.utf8), system: system)
-}
-
-/// The same for bytes (a PNG).
-public func writeFileAtomically(_ path: String, bytes: [UInt8], system: any SystemCalls) throws(SystemError) {
-    let temporary = path + ".tmp"
-    let fd = try system.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
-    do throws(SystemError) {
-        // node_exporter runs as another user: readable by all, whatever the unit's umask.
-        try system.setMode(fd, 0o644)
-        try writeAll(bytes, to: fd, named: temporary, system: system)
-    } catch {
-        system.close(fd)
-        system.removeFile(temporary)
-        throw error
-    }
-    system.close(fd)
-    try system.rename(temporary, to: path)
-}

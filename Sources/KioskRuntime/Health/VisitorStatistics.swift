@@ -76,18 +76,34 @@ public final class VisitorStatistics {
     /// The rows gathered since the last flush, in hour and exhibit order.
     public func pendingRows() -> [Row] { pending.keys.sorted().compactMap { pending[$0] } }
 
-    /// Appends the pending rows to `path` (rolling it first when it is large).
+    /// Written after a line that a power cut or a full disk left without its end, when the
+    /// next rows are appended: readers leave that line out (`totals`).
+    public static let cutShortMark = "# the line above was cut short (a power cut or a full disk) and is not counted"
+
+    /// Appends the pending rows to `path` (rolling it first when it is large). A file that
+    /// does not end with a newline (a write cut short) gets one and `cutShortMark` first, so
+    /// that no row is glued onto the torn one.
     public func flush(to path: String, system: any SystemCalls) throws(SystemError) {
         guard hasPending else { return }
+        var fd = try system.open(path, flags: O_RDWR | O_CREAT | O_APPEND, mode: 0o640)
+        defer { system.close(fd) }
+        var size = system.status(of: fd)?.size ?? 0
+        if size >= Int64(VisitorStatistics.rollBytes) {
+            system.close(fd)
+            fd = -1
+            try system.rename(path, to: path + ".1")
+            fd = try system.open(path, flags: O_RDWR | O_CREAT | O_APPEND, mode: 0o640)
+            size = 0
+        }
         var text = ""
-        let existing = (try? system.readSmallFile(path)) ?? nil
-        if existing == nil || (existing?.utf8.count ?? 0) >= VisitorStatistics.rollBytes {
-            if existing != nil { try system.rename(path, to: path + ".1") }
+        if size == 0 {
             text = VisitorStatistics.header + "\n"
+        } else {
+            var last: UInt8 = 0
+            let n = try withUnsafeMutableBytes(of: &last) { (b) throws(SystemError) -> Int in try system.read(fd, at: size - 1, into: b) }
+            if n == 1 && last != UInt8(ascii: "\n") { text = "\n" + VisitorStatistics.cutShortMark + "\n" }
         }
         for r in pendingRows() { text += r.csv + "\n" }
-        let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o640)
-        defer { system.close(fd) }
         try writeAll(Array(text.utf8), to: fd, named: path, system: system)
         pending.removeAll()
     }
@@ -100,10 +116,20 @@ public final class VisitorStatistics {
     }
 
     /// The rows of a statistics file's text, each (hour, exhibit) summed; lines are checked
-    /// before any number is believed.
-    public static func totals(_ text: String, into totals: inout [String: Row]) throws(FileProblem) {
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.isEmpty || line == Substring(header) { continue }
+    /// before any number is believed. A line cut short (the last one without a newline, or
+    /// one followed by `cutShortMark`) is left out and `skipped` is told its number: its
+    /// numbers may be cut too.
+    public static func totals(_ text: String, into totals: inout [String: Row],
+                              skipped: (Int) -> Void = { _ in }) throws(FileProblem) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (i, line) in lines.enumerated() {
+            if line.isEmpty || line == Substring(header) || line.hasPrefix("#") { continue }
+            let lastWithoutNewline = i == lines.count - 1
+            let markedCut = i + 1 < lines.count && lines[i + 1] == Substring(cutShortMark)
+            if lastWithoutNewline || markedCut {
+                skipped(i + 1)
+                continue
+            }
             let f = line.split(separator: ",", omittingEmptySubsequences: false)
             guard f.count == 7 else { throw FileProblem(line: i + 1, problem: "expected 7 fields, found \(f.count)") }
             guard f[0].count == 13, CivilTime(iso: String(f[0]) + ":00") != nil else {
