@@ -8,6 +8,8 @@ public enum VerticalPlacement: Sendable { case top, center }
 /// over them: exhibits ask it for text commands, laid out once and cached.
 public final class FontSet {
     public let typesetter: Typesetter
+    /// Text of the stand these fonts cannot draw (the commissioning screen shows it).
+    public var coverageProblems: [FontCoverageProblem] = []
 
     /// Loads the chains; a fallback font that is missing goes to `missing` (its script will
     /// show boxes), a chain with no font at all is an error. With the `text` a stand can show
