@@ -37,7 +37,11 @@ public enum FontCoverage {
         public var name: String
         public var paths: [String]
         public var fonts: FontChain
-        public init(name: String, paths: [String], fonts: FontChain) { self.name = name; self.paths = paths; self.fonts = fonts }
+        /// The bold chain (it wants the bold files).
+        public var bold: Bool
+        public init(name: String, paths: [String], fonts: FontChain, bold: Bool) {
+            self.name = name; self.paths = paths; self.fonts = fonts; self.bold = bold
+        }
     }
 
     /// Every language's text and the museum's wording against `chains` (the regular and the
@@ -91,7 +95,7 @@ public enum FontCoverage {
                 // The chains that name the package's file need it installed; the others need it named too.
                 var add: [String] = []
                 for chain in named where !chain.paths.contains(where: { $0 == file.regular || $0 == file.bold }) {
-                    add.append((chain.name.contains("bold") ? file.bold : file.regular) + " to " + chain.name)
+                    add.append((chain.bold ? file.bold : file.regular) + " to " + chain.name)
                 }
                 advice.append("install \(package)" + (add.isEmpty ? "" : " and add " + add.joined(separator: " and ")))
             case .emoji:

@@ -65,8 +65,8 @@ extension KioskConfiguration {
     /// The stand's text (every language, the museum's wording) that `set` cannot draw.
     public func fontCoverage(of set: FontSet) -> [FontCoverageProblem] {
         FontCoverage.problems(in: TextBook(languages: exhibits.languages, overrides: text.overrides),
-                              chains: [FontCoverage.Chain(name: "[text] fonts", paths: text.fonts, fonts: set.typesetter.regular),
-                                       FontCoverage.Chain(name: "[text] bold_fonts", paths: text.boldFonts, fonts: set.typesetter.bold)])
+                              chains: [FontCoverage.Chain(name: "[text] fonts", paths: text.fonts, fonts: set.typesetter.regular, bold: false),
+                                       FontCoverage.Chain(name: "[text] bold_fonts", paths: text.boldFonts, fonts: set.typesetter.bold, bold: true)])
     }
 
     /// What `check-config` says about the fonts: text they cannot draw, or that none opens.
