@@ -81,9 +81,9 @@ public final class Commissioning: Exhibit {
                               Vec2(cx + 9 * scale, top + 26 * scale), Vec2(cx - 9 * scale, top + 26 * scale),
                               Vec2(cx - 9 * scale, top - 8 * scale), Vec2(cx - 26 * scale, top - 8 * scale)], color: .white))
         list.append(fonts.text("TOP", centeredAt: Vec2(cx, top + 50 * scale), size: 18 * scale, bold: true, color: .white))
-        // Devices in use.
+        // Devices in use, and text the fonts cannot draw.
         var line = top + 86 * scale
-        for d in devices.prefix(6) {
+        for d in (devices + fonts.coverageProblems.map { $0.screenLine }).prefix(6) {
             list.append(fonts.text(d, centeredAt: Vec2(cx, line), size: 14 * scale, color: text))
             line += 20 * scale
         }

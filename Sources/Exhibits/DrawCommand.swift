@@ -12,8 +12,10 @@ public enum DrawCommand: Equatable, Sendable {
     case rect(Rect, transform: AffineTransform, color: Color)
     case line(from: Vec2, to: Vec2, width: Double, color: Color)
     case polygon([Vec2], color: Color)
-    /// Laid-out text with its box's top-left at `origin`.
-    case text(TextBlock, origin: Vec2, color: Color)
+    /// Laid-out text with its box's top-left at `origin`, drawn only inside `clip` (its box
+    /// on the screen: no word too long, no stack of accents draws over a neighbour); nil for
+    /// labels that have no box (they stay on the canvas).
+    case text(TextBlock, origin: Vec2, clip: PixelRect?, color: Color)
 
     /// Every pixel the command may touch (anti-aliased edges included).
     public var bounds: PixelRect {
@@ -32,11 +34,12 @@ public enum DrawCommand: Equatable, Sendable {
             return DrawCommand.cover([a, b], padding: w / 2)
         case .polygon(let points, _):
             return DrawCommand.cover(points, padding: 0)
-        case .text(let block, let origin, _):
+        case .text(let block, let origin, let clip, _):
             let ink = block.inkBounds
             guard !ink.isEmpty, origin.isFinite else { return .empty }
-            return PixelRect(covering: Rect(x: origin.x + ink.minX - 1, y: origin.y + ink.minY - 1,
-                                            width: ink.width + 2, height: ink.height + 2))
+            let covered = PixelRect(covering: Rect(x: origin.x + ink.minX - 1, y: origin.y + ink.minY - 1,
+                                                   width: ink.width + 2, height: ink.height + 2))
+            return clip.map { covered.intersection($0) } ?? covered
         }
     }
 
@@ -56,6 +59,15 @@ public enum DrawCommand: Equatable, Sendable {
 }
 
 extension PixelRect {
+    /// The pixels whose centres lie inside `r`: a text box's clip (a box edge between pixel
+    /// centres gives each pixel to the side holding its centre).
+    public init(centresIn r: Rect) {
+        guard r.minX.isFinite && r.minY.isFinite && r.maxX.isFinite && r.maxY.isFinite else { self = .empty; return }
+        func edge(_ v: Double) -> Int { Int(max(-1e9, min(1e9, (v - 0.5).rounded(.up)))) }
+        let x0 = edge(r.minX), y0 = edge(r.minY)
+        self.init(x: x0, y: y0, width: max(0, edge(r.maxX) - x0), height: max(0, edge(r.maxY) - y0))
+    }
+
     func grown(by n: Int) -> PixelRect {
         isEmpty ? self : PixelRect(x: x - n, y: y - n, width: width + 2 * n, height: height + 2 * n)
     }

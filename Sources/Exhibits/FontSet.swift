@@ -8,6 +8,8 @@ public enum VerticalPlacement: Sendable { case top, center }
 /// over them: exhibits ask it for text commands, laid out once and cached.
 public final class FontSet {
     public let typesetter: Typesetter
+    /// Text of the stand these fonts cannot draw (the commissioning screen shows it).
+    public var coverageProblems: [FontCoverageProblem] = []
 
     /// Loads the chains; a fallback font that is missing goes to `missing` (its script will
     /// show boxes), a chain with no font at all is an error. With the `text` a stand can show
@@ -21,23 +23,23 @@ public final class FontSet {
     /// One line, unwrapped, its baseline starting at `origin` (installer screens, labels).
     public func text(_ s: String, origin: Vec2, size: Double, bold: Bool = false, color: Color) -> DrawCommand {
         let block = typesetter.layout(s, TextStyle(size: size, bold: bold))
-        return .text(block, origin: Vec2(origin.x, origin.y - Typesetter.ascent * block.size), color: color)
+        return .text(block, origin: Vec2(origin.x, origin.y - Typesetter.ascent * block.size), clip: nil, color: color)
     }
 
     /// One line, unwrapped, centred on `center.x` with its baseline at `center.y`.
     public func text(_ s: String, centeredAt center: Vec2, size: Double, bold: Bool = false, color: Color) -> DrawCommand {
         let block = typesetter.layout(s, TextStyle(size: size, bold: bold))
-        return .text(block, origin: Vec2(center.x - block.width / 2, center.y - Typesetter.ascent * block.size), color: color)
+        return .text(block, origin: Vec2(center.x - block.width / 2, center.y - Typesetter.ascent * block.size), clip: nil, color: color)
     }
 
     /// Visitor text in `box`: wrapped at its width, shrunk (never below `minimumSize`) until
     /// it fits, lines aligned as `alignment` says for the text's direction, the block placed
-    /// `vertical`ly in the box.
+    /// `vertical`ly in the box, and drawn only inside it (text that cannot fit is cut there).
     public func text(_ s: String, in box: Rect, size: Double, minimumSize: Double, bold: Bool = false,
                      alignment: TextAlignment = .leading, vertical: VerticalPlacement = .top, language: String = "",
                      color: Color) -> DrawCommand {
         let laidOut = block(s, in: box, size: size, minimumSize: minimumSize, bold: bold, alignment: alignment, language: language)
-        return .text(laidOut, origin: origin(of: laidOut, in: box, vertical: vertical), color: color)
+        return .text(laidOut, origin: origin(of: laidOut, in: box, vertical: vertical), clip: PixelRect(centresIn: box), color: color)
     }
 
     /// The laid-out block `text(_:in:…)` draws (for measuring before placing).
@@ -52,7 +54,8 @@ public final class FontSet {
     public func origin(of block: TextBlock, in box: Rect, vertical: VerticalPlacement) -> Vec2 {
         switch vertical {
         case .top: return Vec2(box.minX, box.minY)
-        case .center: return Vec2(box.minX, (box.minY + (box.height - block.height) / 2).rounded())
+        // A block taller than its box starts at its top: its first lines are the ones seen.
+        case .center: return Vec2(box.minX, (box.minY + max(0, box.height - block.height) / 2).rounded())
         }
     }
 }

@@ -657,8 +657,9 @@ public final class KioskApp {
         let title = fonts.block(text[TextKey.title(name)], in: Rect(x: 0, y: 0, width: box.width, height: box.height - call.height),
                                 size: max(18 * scale, legibleTextSize), minimumSize: legibleTextSize, alignment: .center, language: language)
         let top = (box.minY + max(0, box.height - call.height - title.height) / 2).rounded()
-        list.append(.text(call, origin: Vec2(box.minX, top), color: .white))
-        list.append(.text(title, origin: Vec2(box.minX, top + call.height), color: Color(r: 200, g: 200, b: 210)))
+        let clip = PixelRect(centresIn: box)
+        list.append(.text(call, origin: Vec2(box.minX, top), clip: clip, color: .white))
+        list.append(.text(title, origin: Vec2(box.minX, top + call.height), clip: clip, color: Color(r: 200, g: 200, b: 210)))
     }
 
     /// The state dump of issue 7: exhibit, time, size, background, items, controls, extras.

@@ -43,7 +43,7 @@ struct LanguageBar {
             let fill = selected ? Color(r: 40, g: 40, b: 48) : Color(r: 226, g: 226, b: 232)
             list.append(.rect(b.frame, transform: .identity, color: pressed == i ? fill.pressed : fill))
             let origin = Vec2((b.frame.center.x - b.label.width / 2).rounded(), (b.frame.center.y - b.label.height / 2).rounded())
-            list.append(.text(b.label, origin: origin, color: selected ? .white : Color(r: 40, g: 40, b: 48)))
+            list.append(.text(b.label, origin: origin, clip: PixelRect(centresIn: b.frame), color: selected ? .white : Color(r: 40, g: 40, b: 48)))
         }
     }
 

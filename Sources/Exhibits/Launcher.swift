@@ -73,10 +73,11 @@ final class Launcher {
         }
     }
 
-    /// A tile's title and instruction in `language`, placed in the tile; `fits` when both are
-    /// whole at a legible size.
+    /// A tile's title and instruction in `language`, placed in the tile, each with the box it
+    /// is drawn in (cut there when it cannot fit); `fits` when both are whole at a legible size.
     static func tileText(fonts: FontSet, text: TextBook, info: ExhibitInfo, tile t: Rect, language: Language, scale s: Double,
-                         legibleSize: Double) -> (title: TextBlock, instruction: TextBlock, origin: Vec2, spacing: Double, fits: Bool) {
+                         legibleSize: Double) -> (title: TextBlock, instruction: TextBlock, origin: Vec2, instructionTop: Double,
+                                                  titleBox: Rect, instructionBox: Rect, fits: Bool) {
         let padX = (20 * s).rounded(), padY = (10 * s).rounded()
         let inner = Rect(x: t.minX + padX, y: t.minY + padY, width: max(1, t.width - 2 * padX), height: max(1, t.height - 2 * padY))
         let minimumTitle = legibleSize * 1.3
@@ -85,13 +86,19 @@ final class Launcher {
                                 size: min(30 * s, max(minimumTitle, t.height * 0.3)), minimumSize: minimumTitle,
                                 bold: true, language: language.code)
         let spacing = (4 * s).rounded()
-        let instructionBox = Rect(x: 0, y: 0, width: inner.width, height: max(1, inner.height - title.height - spacing))
+        // A title that cannot fit keeps to its half: the instruction is not pushed out.
+        let titleHeight = title.fits ? title.height : min(title.height, inner.height * 0.5)
+        let instructionBox = Rect(x: 0, y: 0, width: inner.width, height: max(1, inner.height - titleHeight - spacing))
         let instruction = fonts.block(text.text(TextKey.instruction(info.name), in: language), in: instructionBox,
                                       size: max(legibleSize, min(18 * s, t.height * 0.18)), minimumSize: legibleSize,
                                       language: language.code)
-        let used = title.height + spacing + instruction.height
+        let used = titleHeight + spacing + instruction.height
         let origin = Vec2(inner.minX, (inner.minY + max(0, (inner.height - used) / 2)).rounded())
-        return (title, instruction, origin, spacing, title.fits && instruction.fits)
+        let instructionTop = origin.y + titleHeight + spacing
+        return (title, instruction, origin, instructionTop,
+                Rect(x: inner.minX, y: inner.minY, width: inner.width, height: max(0, min(inner.maxY, instructionTop) - inner.minY)),
+                Rect(x: inner.minX, y: instructionTop, width: inner.width, height: max(0, inner.maxY - instructionTop)),
+                title.fits && instruction.fits)
     }
 
     /// The heading and every tile's text in the current language, each inside its box.
@@ -106,8 +113,9 @@ final class Launcher {
         for (i, info) in exhibits.enumerated() {
             let laid = Launcher.tileText(fonts: fonts, text: text, info: info, tile: tiles[i], language: language, scale: s,
                                          legibleSize: legibleSize)
-            list.append(.text(laid.title, origin: laid.origin, color: .white))
-            list.append(.text(laid.instruction, origin: Vec2(laid.origin.x, laid.origin.y + laid.title.height + laid.spacing),
+            // Each block only inside the tile's padding, the title above the instruction.
+            list.append(.text(laid.title, origin: laid.origin, clip: PixelRect(centresIn: laid.titleBox), color: .white))
+            list.append(.text(laid.instruction, origin: Vec2(laid.origin.x, laid.instructionTop), clip: PixelRect(centresIn: laid.instructionBox),
                               color: Color(r: 240, g: 240, b: 245)))
         }
         laidOut = (text.revision, list)

@@ -379,8 +379,18 @@ public final class SceneRenderer {
             canvas.drawLine(from: a, to: b, width: w, color: color)
         case .polygon(let points, let color):
             canvas.fillPolygon(points, color: color)
-        case .text(let block, let origin, let color):
+        case .text(let block, let origin, let clip, let color):
+            guard let clip else {
+                canvas.draw(block, at: origin, color: color, typesetter: fonts.typesetter)
+                return
+            }
+            // Within the box as well as within what is being repainted.
+            let outer = canvas.clip
+            let inside = (outer ?? canvas.bounds).intersection(clip)
+            guard !inside.isEmpty else { return }
+            canvas.clip = inside
             canvas.draw(block, at: origin, color: color, typesetter: fonts.typesetter)
+            canvas.clip = outer
         }
     }
 }

@@ -267,7 +267,9 @@ public final class FrameLoop {
 
     private func serviceSensors() {
         guard let sensors else { return }
-        let update = sensors.service()
+        // Samples are timed no earlier than the content: what the pipeline filters is what
+        // the trace records.
+        let update = sensors.service(notBefore: content.now)
         apply(update)
         // Readable descriptors change on hot-plug: keep the loop's set equal to the sensors'.
         let wanted = sensors.fileDescriptors

@@ -47,13 +47,36 @@ extension KioskConfiguration {
     }
 
     /// The stand's fonts: the fallbacks only when its text has characters the first fonts
-    /// lack. A missing fallback is a warning when one of the stand's languages needs more
-    /// than Latin letters (its text would show boxes), else a note.
+    /// lack. A font file that cannot be opened is a note; text that no font then draws (a
+    /// language without its font, emoji, private-use characters) is a warning naming the
+    /// language and key and what to install, once each (`FontSet.coverageProblems`).
     public func fonts(log: Log) throws(FontError) -> FontSet {
-        let needsFallback = exhibits.languages.contains { Language.named($0).map { !$0.isLatin } ?? false }
         let shown = TextBook(languages: exhibits.languages, overrides: text.overrides).everyString
-        return try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts, showing: shown) { problem in
-            if needsFallback { log.warning("\(problem); text in its script will show boxes") } else { log.info("\(problem) (no language of this stand needs it)") }
+        let set = try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts, showing: shown) { problem in log.info("\(problem)") }
+        set.coverageProblems = fontCoverage(of: set)
+        let told = 20
+        for problem in set.coverageProblems.prefix(told) { log.warning("\(problem)") }
+        if set.coverageProblems.count > told {
+            log.warning("\(set.coverageProblems.count - told) more keys have text no configured font draws (motionkiosk check-config lists them)")
+        }
+        return set
+    }
+
+    /// The stand's text (every language, the museum's wording) that `set` cannot draw.
+    public func fontCoverage(of set: FontSet) -> [FontCoverageProblem] {
+        FontCoverage.problems(in: TextBook(languages: exhibits.languages, overrides: text.overrides),
+                              chains: [FontCoverage.Chain(name: "[text] fonts", paths: text.fonts, fonts: set.typesetter.regular, bold: false),
+                                       FontCoverage.Chain(name: "[text] bold_fonts", paths: text.boldFonts, fonts: set.typesetter.bold, bold: true)])
+    }
+
+    /// What `check-config` says about the fonts: text they cannot draw, or that none opens.
+    public var fontWarnings: [String] {
+        let shown = TextBook(languages: exhibits.languages, overrides: text.overrides).everyString
+        do throws(FontError) {
+            return fontCoverage(of: try FontSet(regularPaths: text.fonts, boldPaths: text.boldFonts, showing: shown)).map { "\($0)" }
+        } catch {
+            return ["\(error); no configured font can be opened, so no visitor text can be drawn "
+                    + "(Debian: apt-get install fonts-dejavu-core fonts-noto-core fonts-noto-cjk)"]
         }
     }
 

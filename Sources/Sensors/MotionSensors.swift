@@ -192,6 +192,8 @@ public final class MotionSensors {
     /// (one never seen is looked for only on `rescan`).
     private var barometerLost = false
     private var scratch: [AccelerationSample] = []
+    /// No sample or pressure reading reaches the pipeline timed before this (`service`).
+    private var earliestSampleTime = Microseconds.min
     /// The reading the stand last moved to, and when: rest is measured from there.
     private var restReference: Vec3?
     private var lastMovement: Microseconds = 0
@@ -273,9 +275,16 @@ public final class MotionSensors {
 
     /// Reads what is ready, runs filters and detectors, retries lost sensors when due.
     /// Never throws: trouble is counted, logged at a bounded rate, and survived.
+    ///
+    /// `notBefore`: the time the consumer has already reached (the frame loop's content). A
+    /// sample stamped earlier (a reader thread's, a kernel buffer's, taken before the last
+    /// frame but handed over after it) is timed then, and no sample is timed before the one
+    /// the pipeline took last: the pipeline filters each sample at the time the consumer
+    /// gets it, the time a trace records, so a replay filters exactly as the stand did.
     @discardableResult
-    public func service() -> MotionUpdate {
+    public func service(notBefore: Microseconds? = nil) -> MotionUpdate {
         let now = clock.now
+        if let notBefore { earliestSampleTime = max(earliestSampleTime, notBefore) }
         var update = MotionUpdate()
         if let retry = nextRetry, now >= retry { attemptRecovery(now: now) }
         readAccelerometer(now: now, into: &update)
@@ -376,7 +385,9 @@ public final class MotionSensors {
         update.direct = direct
         if !scratch.isEmpty { lastSampleAt = now }
         for raw in scratch {
-            let s = source.frame == .device ? AccelerationSample(time: raw.time, vector: mapping.screen(raw.vector)) : raw
+            let time = max(raw.time, earliestSampleTime)
+            earliestSampleTime = time
+            let s = AccelerationSample(time: time, vector: source.frame == .device ? mapping.screen(raw.vector) : raw.vector)
             let outcome = pipeline.add(s, direct: direct)
             update.read.append(MotionReading(sample: s, outcome: outcome, worldGravity: pipeline.worldGravity))
             switch outcome {
@@ -412,7 +423,9 @@ public final class MotionSensors {
         guard let b = barometer, now >= nextBarometerRead else { return }
         nextBarometerRead = max(nextBarometerRead + b.pollInterval, now + b.pollInterval / 2)
         do {
-            let p = try b.read(now: now)
+            var p = try b.read(now: now)
+            p.time = max(p.time, earliestSampleTime)
+            earliestSampleTime = p.time
             let droppedBefore = pipeline.altitudeDropped
             if pipeline.add(pressure: p) { update.altitudeChanged = true }
             update.pressures.append(p)

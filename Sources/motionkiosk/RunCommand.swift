@@ -214,7 +214,9 @@ func checkConfig(_ c: ParsedCommand) -> Int32 {
     }
     do {
         var doubts = 0
-        _ = try KioskConfiguration.parse(text, file: file, warn: { printError("warning: \($0)"); doubts += 1 })
+        let configuration = try KioskConfiguration.parse(text, file: file, warn: { printError("warning: \($0)"); doubts += 1 })
+        // Text the stand would show as boxes: a language without its font, emoji, …
+        for warning in configuration.fontWarnings { printError("warning: \(warning)"); doubts += 1 }
         print("\(file): OK" + (doubts > 0 ? " (\(doubts) warning\(doubts == 1 ? "" : "s"))" : ""))
         return 0
     } catch {

@@ -39,7 +39,7 @@ import VisitorText
             && chrome.filter({ $0.id.hasPrefix("language.") }).count != app.text.languages.count {
             found.append(Problem(screen: screen, text: "", why: "the language buttons are not all in the state"))
         }
-        for case .text(let block, let origin, _) in list {
+        for case .text(let block, let origin, _, _) in list {
             let ink = Rect(x: origin.x + block.inkBounds.minX, y: origin.y + block.inkBounds.minY,
                            width: block.inkBounds.width, height: block.inkBounds.height)
             func report(_ why: String) { found.append(Problem(screen: screen, text: block.text, why: why)) }
@@ -77,11 +77,11 @@ import VisitorText
             let app = Self.app(width: w, height: h, fonts: fonts)
             app.selectLanguage(code)
             problems += Self.problems(in: app, screen: "\(size) \(code) launcher")
-            for case .text(let b, _, _) in app.displayList().commands { checkedStrings.insert(b.text) }
+            for case .text(let b, _, _, _) in app.displayList().commands { checkedStrings.insert(b.text) }
             for name in TextKey.exhibits {
                 app.open(name)
                 problems += Self.problems(in: app, screen: "\(size) \(code) \(name)")
-                for case .text(let b, _, _) in app.displayList().commands { checkedStrings.insert(b.text) }
+                for case .text(let b, _, _, _) in app.displayList().commands { checkedStrings.insert(b.text) }
             }
             // The attract loop's banner for each exhibit, in this language.
             for name in TextKey.exhibits {
@@ -92,7 +92,7 @@ import VisitorText
                 attract.text.select(code)
                 if case .attract = attract.screen {} else { Issue.record("\(size): no attract loop for \(name)") }
                 problems += Self.problems(in: attract, screen: "\(size) \(code) attract \(name)")
-                for case .text(let b, _, _) in attract.displayList().commands { checkedStrings.insert(b.text) }
+                for case .text(let b, _, _, _) in attract.displayList().commands { checkedStrings.insert(b.text) }
             }
         }
         #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(8).map { $0.description }.joined(separator: "\n"))")

@@ -84,6 +84,16 @@ public final class Font {
         return FT_Get_Char_Index(face, FT_ULong(scalar.value)) != 0
     }
 
+    /// The glyph that draws `scalar` alone and its advance in pixels at `size64`; nil when the
+    /// face lacks it (a word broken at a line end gets the hyphen of its own font).
+    func glyphAlone(_ scalar: Unicode.Scalar, size64: Int) -> (glyph: UInt32, advance: Double)? {
+        guard let shaper else { return nil }
+        setSize(size64)
+        var glyph: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(shaper, hb_codepoint_t(scalar.value), &glyph) != 0, glyph != 0 else { return nil }
+        return (UInt32(glyph), Double(hb_font_get_glyph_h_advance(shaper, glyph)) / 64)
+    }
+
     /// The rendered glyph number `glyphID` at `size64` (1/64 px per em).
     func glyph(id glyphID: UInt32, size64: Int) -> Glyph {
         let key = GlyphCache.Key(glyph: glyphID, size64: Int32(clamping: size64))

@@ -50,6 +50,9 @@ public final class FontChain {
         self.init(fonts: loaded)
     }
 
+    /// Whether some font of the chain draws `scalar`.
+    public func covers(_ scalar: Unicode.Scalar) -> Bool { fonts.contains { $0.covers(scalar) } }
+
     /// The font for `scalar`. Letters of Arabic, Hebrew and CJK go to the first fallback
     /// that has them (DejaVu draws some Arabic letters, without the joined forms of a
     /// complete Arabic font); anything else to `current` when it has it (spaces and

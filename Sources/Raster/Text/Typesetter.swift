@@ -4,7 +4,9 @@ import Geometry
 /// Turns a string and a style into a `TextBlock`: splits it into runs of one direction and
 /// one font (fribidi levels, the font chain), shapes each run with HarfBuzz (Arabic joins,
 /// Japanese and Latin kern), breaks lines at spaces and between CJK characters, shrinks the
-/// size in steps until the lines fit the box, and puts each line's runs in visual order.
+/// size in steps until the lines fit the box, and puts each line's runs in visual order. A
+/// word wider than the box even at the smallest size is broken inside, between letters
+/// (never between a letter and its accents), with a hyphen where its script takes one.
 /// Blocks are cached per (text, style), within a bound, so a frame never shapes again.
 public final class Typesetter {
     public let regular: FontChain
@@ -49,7 +51,15 @@ public final class Typesetter {
         var advances: [Double]
         var rightToLeft: Bool
         var missing: Int
+        /// The hyphen of each font the runs use (by chain index), for words broken at a line end.
+        var hyphens: [Int: (glyph: UInt32, advance: Double)]
+
+        /// The run holding character `i`.
+        func run(at i: Int) -> Run? { runs.first { $0.start <= i && i < $0.end } }
     }
+
+    /// One line of a paragraph: its characters, and whether a hyphen ends it (a word broken).
+    private struct Line { var range: Range<Int>; var hyphen: Bool }
 
     private func shape(_ scalars: [UInt32], size64: Int, chain: FontChain, language: String) -> Paragraph {
         let (levels, rtl) = Bidi.levels(of: scalars)
@@ -98,7 +108,11 @@ public final class Typesetter {
                 runs[r].glyphs = glyphs
             }
         }
-        return Paragraph(scalars: scalars, runs: runs, advances: advances, rightToLeft: rtl, missing: missing)
+        var hyphens: [Int: (glyph: UInt32, advance: Double)] = [:]
+        for run in runs where hyphens[run.font] == nil {
+            if let h = chain.fonts[run.font].glyphAlone("-", size64: size64) { hyphens[run.font] = h }
+        }
+        return Paragraph(scalars: scalars, runs: runs, advances: advances, rightToLeft: rtl, missing: missing, hyphens: hyphens)
     }
 
     // MARK: Lines
@@ -115,6 +129,23 @@ public final class Typesetter {
     }
     private static func noBreakAfter(_ c: UInt32) -> Bool { [0x300C, 0x300E, 0xFF08].contains(c) }
 
+    /// Combining marks (accents, Arabic and Hebrew vowel signs), joiners and variation
+    /// selectors: they belong to the letter before them, so no line ends before one.
+    static func belongsToPrevious(_ c: UInt32) -> Bool {
+        (0x0300...0x036F).contains(c) || (0x0483...0x0489).contains(c) || (0x0591...0x05C7).contains(c)
+            || (0x0610...0x061A).contains(c) || (0x064B...0x065F).contains(c) || c == 0x0670 || (0x06D6...0x06ED).contains(c)
+            || (0x1AB0...0x1AFF).contains(c) || (0x1DC0...0x1DFF).contains(c) || (0x200C...0x200D).contains(c)
+            || (0x20D0...0x20FF).contains(c) || (0xFE00...0xFE0F).contains(c) || (0xFE20...0xFE2F).contains(c)
+            || (0xE0100...0xE01EF).contains(c) || (0x3099...0x309A).contains(c)
+    }
+
+    /// Letters and digits of the scripts that mark a word broken at a line end with a hyphen
+    /// (Latin, Greek, Cyrillic; not Arabic, Hebrew or CJK).
+    private static func takesHyphen(_ c: UInt32) -> Bool {
+        (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+            || ((0xC0...0x24F).contains(c) && c != 0xD7 && c != 0xF7) || (0x370...0x52F).contains(c) || (0x1E00...0x1FFF).contains(c)
+    }
+
     /// May a line break between characters `i - 1` and `i`?
     private static func canBreak(before i: Int, in s: [UInt32]) -> Bool {
         guard i > 0 && i < s.count else { return false }
@@ -127,16 +158,17 @@ public final class Typesetter {
     }
 
     /// Greedy lines of `paragraph` within `width`: ranges of characters, trailing spaces
-    /// excluded; `overflow` when a piece with no break in it is wider than `width`.
-    private func breakLines(_ p: Paragraph, width: Double) -> (lines: [Range<Int>], overflow: Bool) {
+    /// excluded; `overflow` when a piece with no break in it is wider than `width` (it is then
+    /// broken inside, hyphenated where its script takes a hyphen).
+    private func breakLines(_ p: Paragraph, width: Double) -> (lines: [Line], overflow: Bool) {
         let s = p.scalars
-        var lines: [Range<Int>] = []
+        var lines: [Line] = []
         var overflow = false
         var start = 0
         while start < s.count && Typesetter.isSpace(s[start]) { start += 1 }
         while start < s.count {
             var lineEnd = start      // end of the last piece that fitted (trailing spaces out)
-            var pen = 0.0, i = start, fitted = false
+            var pen = 0.0, i = start, fitted = false, hyphen = false
             while i < s.count {
                 // The next piece: to the next break opportunity.
                 var j = i + 1
@@ -147,11 +179,24 @@ public final class Typesetter {
                 for k in i..<j { pieceAll += p.advances[k]; if k < inkEnd { pieceInk += p.advances[k] } }
                 if pen + pieceInk > width + 0.01 && fitted { break }
                 if pen + pieceInk > width + 0.01 {
-                    // Alone on the line and still too wide: break inside it.
+                    // Alone on the line and still too wide: break inside it, after as many
+                    // letters (with their marks) as fit beside the hyphen, at least one.
                     overflow = true
-                    var k = i, w = 0.0
-                    while k < inkEnd && (k == i || w + p.advances[k] <= width) { w += p.advances[k]; k += 1 }
-                    lineEnd = k; i = k; fitted = true
+                    var k = i, w = 0.0, letter: UInt32 = 0
+                    var end = inkEnd, endHyphen = false, chosen = false
+                    while k < inkEnd {
+                        if !Typesetter.belongsToPrevious(s[k]) { letter = s[k] }
+                        w += p.advances[k]
+                        k += 1
+                        if k < inkEnd && Typesetter.belongsToPrevious(s[k]) { continue }
+                        var hyphenWidth: Double? = nil
+                        if k < inkEnd && Typesetter.takesHyphen(s[k]) && Typesetter.takesHyphen(letter) {
+                            hyphenWidth = p.run(at: k - 1).flatMap { p.hyphens[$0.font]?.advance }
+                        }
+                        if chosen && w + (hyphenWidth ?? 0) > width + 0.01 { break }
+                        end = k; endHyphen = hyphenWidth != nil; chosen = true
+                    }
+                    lineEnd = end; i = end; fitted = true; hyphen = endHyphen
                     break
                 }
                 pen += pieceAll
@@ -159,7 +204,7 @@ public final class Typesetter {
                 i = j
                 fitted = true
             }
-            lines.append(start..<max(lineEnd, start + 1))
+            lines.append(Line(range: start..<max(lineEnd, start + 1), hyphen: hyphen))
             start = max(i, start + 1)
             while start < s.count && Typesetter.isSpace(s[start]) { start += 1 }
         }
@@ -177,13 +222,13 @@ public final class Typesetter {
             let size64 = Font.size64(size)
             let px = Double(size64) / 64
             let shaped = paragraphs.map { shape($0, size64: size64, chain: chain, language: style.language) }
-            var lines: [(Paragraph, Range<Int>)] = []
+            var lines: [(Paragraph, Line)] = []
             var overflow = false
             for p in shaped {
-                if p.scalars.isEmpty { lines.append((p, 0..<0)); continue }
-                let (ranges, over) = breakLines(p, width: style.maxWidth)
+                if p.scalars.isEmpty { lines.append((p, Line(range: 0..<0, hyphen: false))); continue }
+                let (broken, over) = breakLines(p, width: style.maxWidth)
                 overflow = overflow || over
-                for r in ranges { lines.append((p, r)) }
+                for line in broken { lines.append((p, line)) }
             }
             let height = Double(lines.count) * px * Typesetter.lineSpacing
             let fits = !overflow && height <= style.maxHeight + 0.01
@@ -196,19 +241,25 @@ public final class Typesetter {
         }
     }
 
-    private func place(_ text: String, _ style: TextStyle, chain: FontChain, size: Double, lines: [(Paragraph, Range<Int>)],
+    private func place(_ text: String, _ style: TextStyle, chain: FontChain, size: Double, lines: [(Paragraph, Line)],
                        fits: Bool, height: Double, missing: Int) -> TextBlock {
         let size64 = Int((size * 64).rounded())
         var placed: [PlacedGlyph] = []
         var widths: [Double] = []
         var inkLow = Vec2(Double.infinity, Double.infinity), inkHigh = Vec2(-Double.infinity, -Double.infinity)
         let paragraphRTL = lines.first?.0.rightToLeft ?? false
-        for (index, (p, range)) in lines.enumerated() {
+        for (index, (p, line)) in lines.enumerated() {
+            let range = line.range
             // This line's pieces of each run, in visual order.
             var pieces: [(level: UInt8, font: Int, glyphs: ArraySlice<ShapedGlyph>)] = []
             for run in p.runs where run.end > range.lowerBound && run.start < range.upperBound {
                 let inLine = run.glyphs.filter { range.contains($0.cluster) }
                 pieces.append((run.level, run.font, inLine[...]))
+            }
+            // A word broken here ends in its font's hyphen, at the line's logical end.
+            if line.hyphen, let last = p.run(at: range.upperBound - 1), let h = p.hyphens[last.font] {
+                pieces.append((last.level, last.font, [ShapedGlyph(glyph: h.glyph, cluster: range.upperBound - 1, advance: h.advance,
+                                                                   xOffset: 0, yOffset: 0)][...]))
             }
             let order = Bidi.visualOrder(levels: pieces.map { $0.level })
             let lineWidth = pieces.reduce(0.0) { w, piece in piece.glyphs.reduce(w) { $0 + $1.advance } }
