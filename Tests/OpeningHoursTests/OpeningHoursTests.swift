@@ -58,3 +58,17 @@ import Testing
         #expect(try OpeningHours.weekly("Sat-Mon 10:00-12:00").days == [5, 6, 0])
     }
 }
+
+@Suite struct ClosedDatesWithoutHoursTests {
+    @Test func closedDatesAloneCloseThoseDaysAndNoOthers() throws {
+        var h = OpeningHours()
+        h.closedDays = [try #require(CivilTime(iso: "2026-12-25T00:00")).day, try #require(CivilTime(iso: "2026-12-26T00:00")).day]
+        #expect(!h.isAlwaysOpen)
+        #expect(h.isOpen(at: try #require(CivilTime(iso: "2026-12-24T03:00"))), "empty hours mean open at every hour")
+        #expect(h.isOpen(at: try #require(CivilTime(iso: "2026-12-27T00:00"))))
+        #expect(!h.isOpen(at: try #require(CivilTime(iso: "2026-12-25T12:00"))))
+        #expect(!h.isOpen(at: try #require(CivilTime(iso: "2026-12-26T23:59:59"))))
+        #expect(h.nextChange(after: try #require(CivilTime(iso: "2026-12-24T10:00"))) == CivilTime(iso: "2026-12-25T00:00"))
+        #expect(h.nextChange(after: try #require(CivilTime(iso: "2026-12-25T00:00"))) == CivilTime(iso: "2026-12-27T00:00"))
+    }
+}
