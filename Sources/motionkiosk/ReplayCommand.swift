@@ -40,17 +40,11 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let source: String
     if let demo {
         guard trace == nil else { printError("give a trace file or --demo, not both"); return 2 }
-        var (w, h) = (480, 800)
-        if let size {
-            guard let s = parseSize(size) else { printError("--size '\(size)': expected WIDTHxHEIGHT, e.g. 480x800"); return 2 }
-            (w, h) = s
-        }
-        guard let demoRecords = DemoTraces.records(for: demo, width: w, height: h, fonts: fonts) else {
+        guard demo == "launcher" || ExhibitCatalog.type(named: demo) != nil else {
             printError("--demo '\(demo)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
             return 2
         }
-        records = demoRecords
-        recordCount = records.count
+        // Its records are made below, laid out as the replay's settings lay the screen out.
         header.exhibit = demo
         source = "demo of \(demo)"
     } else {
@@ -95,6 +89,12 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     if let stand {
         stand.applyStand(to: &settings, exhibit: exhibit)
         stand.applyStand(to: &motion)
+    }
+    if let demo {
+        // The stand's tiles, in its order and languages, where the replay will show them.
+        guard let demoRecords = DemoTraces.records(for: demo, settings: settings, fonts: fonts) else { return 2 }
+        records = demoRecords
+        recordCount = records.count
     }
     var schedule: StandSchedule? = nil
     if let text = c.string("start-time") {
