@@ -96,14 +96,18 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         records = demoRecords
         recordCount = records.count
     }
+    if let zone = c.string("timezone") {
+        if let problem = WallClock.useTimeZone(named: zone) { printError("--timezone '\(zone)': \(problem)"); return 2 }
+    }
     var schedule: StandSchedule? = nil
     if let text = c.string("start-time") {
         guard let start = CivilTime(iso: text) else {
             printError("--start-time '\(text)': expected a local time like 2026-11-23T17:59:00")
             return 2
         }
-        schedule = stand?.schedule(wallClock: StandSchedule.fixedStart(start, origin: 0))
-            ?? StandSchedule(hours: OpeningHours(), wakeFor: nil, wallClock: StandSchedule.fixedStart(start, origin: 0))
+        // The wall clock runs through the zone's rules from there, as the stand's does.
+        let wallClock = StandWallClock.starting(at: start, origin: 0, zone: .system)
+        schedule = stand?.schedule(wallClock: wallClock) ?? StandSchedule(hours: OpeningHours(), wakeFor: nil, wallClock: wallClock)
     }
     let panel = VirtualPanel(width: width, height: height)
     let runner: ReplayRunner

@@ -71,4 +71,16 @@ import Testing
         #expect(h.nextChange(after: try #require(CivilTime(iso: "2026-12-24T10:00"))) == CivilTime(iso: "2026-12-25T00:00"))
         #expect(h.nextChange(after: try #require(CivilTime(iso: "2026-12-25T00:00"))) == CivilTime(iso: "2026-12-27T00:00"))
     }
+
+    @Test func aSkippedHourOpensAtTheSkipOnAZoneOfOurOwn() throws {
+        // A zone one hour east of UTC that goes to two at 2026-03-29T01:00Z, as Berlin does.
+        let jump = try #require(CivilTime(iso: "2026-03-29T01:00")).secondsSince1970
+        let zone = LocalTimeZone { $0 < jump ? 3600 : 7200 }
+        var h = OpeningHours()
+        h.weekly = [try OpeningHours.weekly("Sun 02:30-04:00")]
+        let from = try #require(CivilTime(iso: "2026-03-29T00:00")).secondsSince1970
+        #expect(h.nextChange(after: from, in: zone) == jump, "02:30 local does not exist: open when the clock jumps to 03:00")
+        #expect(h.nextChange(after: jump, in: zone) == jump + 3600, "closed at 04:00 local")
+        #expect(zone.firstInstant(reading: try #require(CivilTime(iso: "2026-03-29T02:30"))) == jump)
+    }
 }
