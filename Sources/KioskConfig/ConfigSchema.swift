@@ -133,7 +133,7 @@ enum ConfigSchema {
         ConfigKey(table: "text", name: "bold_fonts", doc: "The same for bold text.",
                   defaultText: fontListText(KioskConfiguration.Text.defaultBoldFonts)) { c, v throws(ValueProblem) in c.text.boldFonts = try fontList(v) },
 
-        ConfigKey(table: "schedule", name: "open", doc: "Weekly hours, e.g. [\"Mon-Fri 09:00-18:00\", \"Sat,Sun 10:00-17:00\"] (Daily for every day; an end before the start runs past midnight). Empty: always open.",
+        ConfigKey(table: "schedule", name: "open", doc: "Weekly hours, e.g. [\"Mon-Fri 09:00-18:00\", \"Sat,Sun 10:00-17:00\"] (Daily for every day; an end before the start runs past midnight). Empty: open at every hour (of every day not in closed).",
                   defaultText: "[]") { c, v throws(ValueProblem) in
             guard case .array(let items) = v else { throw ValueProblem(message: "expected a list such as [\"Mon-Fri 09:00-18:00\"], found \(v.typeName)") }
             guard items.count <= 64 else { throw ValueProblem(message: "\(items.count) entries: at most 64") }

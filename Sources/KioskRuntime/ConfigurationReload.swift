@@ -21,7 +21,7 @@ public final class ConfigurationReload {
     private let frames: FrameLoop
     private let log: Log
     private let notifier: SystemdNotifier?
-    private let wallClock: (Microseconds) -> CivilTime
+    private let wallClock: StandWallClock
     /// What the command line set over the file (`--exhibit`), applied again after a reload.
     private let commandLine: (inout KioskApp.Settings) -> Void
     /// Called when [display], [input], [sensors] or [logging] changed: the kiosk starts
@@ -34,7 +34,7 @@ public final class ConfigurationReload {
     public var pause: (Microseconds) -> Void = { _ = usleep(UInt32(clamping: $0)) }
 
     public init(path: String, current: KioskConfiguration, scene: KioskScene, frames: FrameLoop, log: Log,
-                notifier: SystemdNotifier?, wallClock: @escaping (Microseconds) -> CivilTime,
+                notifier: SystemdNotifier?, wallClock: StandWallClock,
                 commandLine: @escaping (inout KioskApp.Settings) -> Void = { _ in }) {
         self.path = path; self.current = current; self.scene = scene; self.frames = frames; self.log = log
         self.notifier = notifier; self.wallClock = wallClock; self.commandLine = commandLine

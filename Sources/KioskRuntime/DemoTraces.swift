@@ -8,14 +8,24 @@ import Trace
 /// compare (across CPUs, across builds): an exhibit's attract-loop demo with a checkpoint
 /// every half second, or the launcher with a tap on each tile in turn.
 public enum DemoTraces {
-    /// nil for a name that is neither an exhibit nor "launcher".
-    public static func records(for name: String, width: Int, height: Int, fonts: FontSet) -> [TraceRecord]? {
+    /// nil for a name that is neither an exhibit nor "launcher". The launcher's taps are laid
+    /// out as `settings` lay it out (a stand's exhibits, order and languages): give the
+    /// settings and fonts the trace will be replayed with.
+    public static func records(for name: String, settings: KioskApp.Settings, fonts: FontSet) -> [TraceRecord]? {
+        let (width, height) = (settings.width, settings.height)
         var records: [TraceRecord] = []
         if name == "launcher" {
-            // The launcher's tiles are in a column: tap each, and come home by the control.
-            let names = ExhibitCatalog.all.map { $0.info.name }
-            let app = KioskApp(settings: .replay(exhibit: "launcher", width: width, height: height, seed: 1),
-                               fonts: fonts, log: Log(minimum: .error, sink: { _, _ in }))
+            // Tap each tile the launcher shows, in its order, and come home by the control.
+            var launcher = settings
+            launcher.initialExhibit = nil
+            launcher.locked = nil
+            let app = KioskApp(settings: launcher, fonts: fonts, log: Log(minimum: .error, sink: { _, _ in }))
+            var names: [String] = []
+            if case .array(let controls)? = app.state()["controls"] {
+                for c in controls {
+                    if case .string(let id)? = c["id"], id.hasPrefix("exhibit.") { names.append(String(id.dropFirst("exhibit.".count))) }
+                }
+            }
             var t = 500.0
             records.append(TraceRecord(t: 0, .checkpoint(name: "00-launcher")))
             for (i, exhibit) in names.enumerated() {

@@ -89,6 +89,9 @@ public final class FrameLoop {
     /// panel that stays away loses one a second).
     private var flipsLostTold = 0
     private var lostFlipToldAt: Microseconds?
+    /// Times the wake-up timer could not be armed, and when the log last said so.
+    private var wakeArmFailures = 0
+    private var wakeArmFailureToldAt: Microseconds?
 
     public init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, settings: FrameLoopSettings = FrameLoopSettings()) {
         self.loop = loop; self.clock = clock; self.log = log; self.content = content; self.settings = settings
@@ -168,6 +171,9 @@ public final class FrameLoop {
         content.attach(to: display, at: contentStart)
         startBlackBox()
         wakeTimer = try loop.addTimer {}
+        do { try loop.onWallClockStep { [unowned(unsafe) self] in self.wallClockStepped() } } catch {
+            log.warning("opening hours: a step of the wall clock will be noticed within the hour only: \(error)")
+        }
         try startHousekeeping()
         recorder?.begin(at: contentStart)
         wake()
@@ -327,10 +333,10 @@ public final class FrameLoop {
         switch frameDecision(display) {
         case .waitForFlip(let giveUpAt):
             // The flip event wakes the loop; should it never come, this timer does.
-            try? wakeTimer?.arm(after: max(1, giveUpAt - clock.now))
+            armWake(after: giveUpAt - clock.now)
             return
         case .waitUntil(let t):
-            try? wakeTimer?.arm(after: max(1, t - clock.now))
+            armWake(after: t - clock.now)
             return
         case .submitNow:
             break
@@ -378,9 +384,9 @@ public final class FrameLoop {
         let decision = frameDecision(display)
         if content.isAnimating {
             switch decision {
-            case .waitForFlip(let giveUpAt): try? wakeTimer?.arm(after: max(1, giveUpAt - clock.now))
-            case .waitUntil(let t): try? wakeTimer?.arm(after: max(1, t - clock.now))
-            case .submitNow: try? wakeTimer?.arm(after: FrameLoopSettings.unpacedFrameInterval)
+            case .waitForFlip(let giveUpAt): armWake(after: giveUpAt - clock.now)
+            case .waitUntil(let t): armWake(after: t - clock.now)
+            case .submitNow: armWake(after: FrameLoopSettings.unpacedFrameInterval)
             }
             return
         }
@@ -388,9 +394,9 @@ public final class FrameLoop {
         // A still picture's last flip too is given up on if its event never comes.
         if case .waitForFlip(let giveUpAt) = decision { next = min(next ?? giveUpAt, giveUpAt) }
         if let schedule = settings.schedule {
-            for d in [schedule.nextChange(after: clock.now), wokenUntil] { if let d { next = min(next ?? d, d) } }
+            for d in [schedule.nextLook(after: clock.now), wokenUntil] { if let d { next = min(next ?? d, d) } }
         }
-        if let due = next { try? wakeTimer?.arm(after: max(1, due - clock.now)) } else { wakeTimer?.disarm() }
+        if let due = next { armWake(after: due - clock.now) } else { wakeTimer?.disarm() }
     }
 
     /// The display's decision for the next frame, and any flip it gave up on to reach it.
@@ -436,7 +442,7 @@ public final class FrameLoop {
                 do { try display.setPower(on) } catch { log.error("\(error)") }
                 for problem in settings.backlights?.setPower(on) ?? [] { log.warning(problem) }
                 health.displayOn = on
-                let next = schedule.nextChange(after: now).map { " until \(schedule.wallClock($0))" } ?? ""
+                let next = schedule.nextChange(after: now).map { " until \(schedule.wallClock.civil(at: $0))" } ?? ""
                 say(on ? (open ? "open: display on" : "woken by a touch while closed: display on") + next
                        : "closed: display off" + next)
                 if on { presentWhole = true }
@@ -447,12 +453,31 @@ public final class FrameLoop {
         if !on {
             // Closed from the start: systemd still hears that the kiosk is up.
             if !firstFrameShown { announceReady(status: "closed: display off") }
-            var next = schedule.nextChange(after: now)
-            if let until = wokenUntil { next = min(next ?? until, until) }
-            if let due = next { try? wakeTimer?.arm(after: max(1, due - now)) } else { wakeTimer?.disarm() }
+            var next = schedule.nextLook(after: now)
+            if let until = wokenUntil { next = min(next, until) }
+            armWake(after: next - now)
             return false
         }
         return true
+    }
+
+    /// Arms the wake-up timer. Should that fail, the loop may sleep through a deadline (an
+    /// opening, a frame): said once a minute at most, with the count.
+    private func armWake(after delay: Microseconds) {
+        do { try wakeTimer?.arm(after: max(1, delay)) } catch {
+            wakeArmFailures += 1
+            let now = clock.now
+            if let told = wakeArmFailureToldAt, now - told < 60_000_000 { return }
+            wakeArmFailureToldAt = now
+            log.error("wake-up timer: \(error) (\(wakeArmFailures) failed since start); the next opening, closing or frame may be late")
+        }
+    }
+
+    /// The wall clock was set (an NTP step after boot on a Pi without a real-time clock):
+    /// the hours are looked at again on this wake-up, and the next change found anew.
+    private func wallClockStepped() {
+        guard settings.schedule != nil else { return }
+        say("wall clock set: opening hours looked at again")
     }
 
     private func flipEventsReady() {

@@ -81,7 +81,7 @@ extension KioskConfiguration {
     }
 
     /// The stand's opening hours on `wallClock`; nil when it is always open.
-    public func schedule(wallClock: @escaping (Microseconds) -> CivilTime) -> StandSchedule? {
+    public func schedule(wallClock: StandWallClock) -> StandSchedule? {
         if schedule.hours.isAlwaysOpen { return nil }
         return StandSchedule(hours: schedule.hours, wakeFor: schedule.wakeOnTouch ? Microseconds(schedule.wakeMinutes) * 60_000_000 : nil,
                              wallClock: wallClock)

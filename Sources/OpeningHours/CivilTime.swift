@@ -37,6 +37,16 @@ public struct CivilTime: Equatable, Comparable, Sendable, CustomStringConvertibl
         return (y, m, d)
     }
 
+    /// The civil time that reads `seconds` since 1970-01-01T00:00 (a UTC instant plus the
+    /// zone's offset, in `LocalTimeZone`).
+    public init(secondsSince1970 seconds: Int64) {
+        let day = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+        self.init(day: Int(day), second: Int(seconds - day * 86_400))
+    }
+
+    /// Seconds since 1970-01-01T00:00 on this clock face (no zone: add none, subtract none).
+    public var secondsSince1970: Int64 { Int64(day) * 86_400 + Int64(second) }
+
     public static func < (a: CivilTime, b: CivilTime) -> Bool { (a.day, a.second) < (b.day, b.second) }
 
     public func adding(seconds: Int) -> CivilTime { CivilTime(day: day, second: second + seconds) }

@@ -2,7 +2,7 @@
 public struct OpeningHoursError: Error, Sendable { public let message: String }
 
 /// When a stand is open: weekly hours ("Mon-Fri 09:00-18:00"), minus closed dates. No
-/// hours at all means always open.
+/// weekly hours means open at every hour (of every day that is not a closed date).
 public struct OpeningHours: Equatable, Sendable {
     /// One weekly opening: these weekdays (0 = Monday), from `start` to `end` minutes of the
     /// day; an end before the start runs past midnight into the next day.
@@ -55,6 +55,7 @@ public struct OpeningHours: Equatable, Sendable {
     public func isOpen(at t: CivilTime) -> Bool {
         if isAlwaysOpen { return true }
         if closedDays.contains(t.day) { return false }
+        if weekly.isEmpty { return true }
         let minute = t.minuteOfDay
         for w in weekly {
             if w.start < w.end {

@@ -56,6 +56,16 @@ public final class EventLoop {
         }
     }
 
+    /// Calls `handler` when the wall clock is set or stepped (the monotonic clock, which
+    /// times everything else, does not move then).
+    public func onWallClockStep(_ handler: @escaping () -> Void) throws(SystemError) {
+        let fd = try events.wallClockStepDescriptor()
+        let events = self.events
+        try addReader(fd) {
+            if events.wallClockStepped(fd) { handler() }
+        }
+    }
+
     /// Called after the handlers of each wake-up (the frame loop draws once per wake-up).
     public var afterWake: (() -> Void)?
 

@@ -15,6 +15,7 @@ public final class VirtualEvents: EventCalls {
     /// Descriptors that become readable at a time, earliest first.
     private var scheduled: [(time: Microseconds, fd: Int32)] = []
     private var signalFd: Int32?
+    private var wallClockFds: Set<Int32> = []
     private var pendingSignals: [Int32] = []
     /// Times `epollWait` was called and returned something.
     public private(set) var waits = 0
@@ -42,6 +43,15 @@ public final class VirtualEvents: EventCalls {
         pendingSignals.append(signal)
         if let signalFd { readable.insert(signalFd) }
     }
+
+    /// The wall clock is set (an NTP step) at `time`: every wall-clock watch becomes
+    /// readable then.
+    public func stepWallClock(at time: Microseconds) {
+        for fd in wallClockFds { makeReadable(fd, at: time) }
+    }
+
+    /// While set, arming or disarming a timer fails with this errno (a fault to test with).
+    public var timerSetErrno: Int32?
 
     /// Whether the loop watches `fd`.
     public func isWatched(_ fd: Int32) -> Bool { watched[fd] != nil }
@@ -88,6 +98,7 @@ public final class VirtualEvents: EventCalls {
     }
 
     public func timerSet(_ fd: Int32, delay: Int64, interval: Int64) throws(SystemError) {
+        if let timerSetErrno { throw SystemError(errno: timerSetErrno, attempt: "timerfd_settime") }
         timers[fd] = (delay > 0 ? now + delay : nil, delay > 0 ? interval : 0)
     }
 
@@ -100,6 +111,18 @@ public final class VirtualEvents: EventCalls {
         }
         timers[fd] = (nil, 0)
         return 1
+    }
+
+    public func wallClockStepDescriptor() throws(SystemError) -> Int32 {
+        let fd = makeDescriptor()
+        wallClockFds.insert(fd)
+        return fd
+    }
+
+    public func wallClockStepped(_ fd: Int32) -> Bool {
+        let stepped = readable.contains(fd)
+        readable.remove(fd)
+        return stepped
     }
 
     public func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32 {

@@ -17,6 +17,12 @@ public protocol EventCalls: AnyObject {
     func timerSet(_ fd: Int32, delay: Int64, interval: Int64) throws(SystemError)
     /// Clears a timerfd's readiness; returns how many expirations it counted.
     func drainTimer(_ fd: Int32) -> UInt64
+    /// A descriptor that becomes readable when the wall clock (CLOCK_REALTIME) is set or
+    /// stepped (settimeofday, an NTP step on a Pi without a real-time clock).
+    func wallClockStepDescriptor() throws(SystemError) -> Int32
+    /// Whether the wall clock was set since the last look; clears the readiness and keeps
+    /// watching.
+    func wallClockStepped(_ fd: Int32) -> Bool
     /// Blocks these signals for the process and returns a signalfd delivering them.
     func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32
     /// Reads one pending signal from a signalfd, nil when none.
@@ -66,6 +72,30 @@ public final class LinuxEvents: EventCalls {
         var count: UInt64 = 0
         let n = withUnsafeMutableBytes(of: &count) { Glibc.read(fd, $0.baseAddress, $0.count) }
         return n == 8 ? count : 0
+    }
+    public func wallClockStepDescriptor() throws(SystemError) -> Int32 {
+        let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        if fd < 0 { throw SystemError(errno: errno, attempt: "timerfd_create CLOCK_REALTIME") }
+        do throws(SystemError) { try armWallClockWatch(fd) } catch { close(fd); throw error }
+        return fd
+    }
+    /// A realtime timer a year ahead with TFD_TIMER_CANCEL_ON_SET: reading it fails with
+    /// ECANCELED once the clock is set. Only the cancellation matters; should the year pass,
+    /// the expiry is read and the watch armed again.
+    private func armWallClockWatch(_ fd: Int32) throws(SystemError) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var spec = itimerspec()
+        spec.it_value.tv_sec = now.tv_sec + 366 * 86_400
+        let flags = Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET)
+        if timerfd_settime(fd, flags, &spec, nil) < 0 { throw SystemError(errno: errno, attempt: "timerfd_settime TFD_TIMER_CANCEL_ON_SET") }
+    }
+    public func wallClockStepped(_ fd: Int32) -> Bool {
+        var count: UInt64 = 0
+        let n = withUnsafeMutableBytes(of: &count) { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let stepped = n < 0 && errno == ECANCELED
+        if stepped || n == 8 { try? armWallClockWatch(fd) }
+        return stepped
     }
     public func signalDescriptor(for signals: [Int32]) throws(SystemError) -> Int32 {
         var set = sigset_t()

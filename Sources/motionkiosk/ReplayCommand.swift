@@ -40,17 +40,11 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let source: String
     if let demo {
         guard trace == nil else { printError("give a trace file or --demo, not both"); return 2 }
-        var (w, h) = (480, 800)
-        if let size {
-            guard let s = parseSize(size) else { printError("--size '\(size)': expected WIDTHxHEIGHT, e.g. 480x800"); return 2 }
-            (w, h) = s
-        }
-        guard let demoRecords = DemoTraces.records(for: demo, width: w, height: h, fonts: fonts) else {
+        guard demo == "launcher" || ExhibitCatalog.type(named: demo) != nil else {
             printError("--demo '\(demo)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
             return 2
         }
-        records = demoRecords
-        recordCount = records.count
+        // Its records are made below, laid out as the replay's settings lay the screen out.
         header.exhibit = demo
         source = "demo of \(demo)"
     } else {
@@ -96,14 +90,24 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         stand.applyStand(to: &settings, exhibit: exhibit)
         stand.applyStand(to: &motion)
     }
+    if let demo {
+        // The stand's tiles, in its order and languages, where the replay will show them.
+        guard let demoRecords = DemoTraces.records(for: demo, settings: settings, fonts: fonts) else { return 2 }
+        records = demoRecords
+        recordCount = records.count
+    }
+    if let zone = c.string("timezone") {
+        if let problem = WallClock.useTimeZone(named: zone) { printError("--timezone '\(zone)': \(problem)"); return 2 }
+    }
     var schedule: StandSchedule? = nil
     if let text = c.string("start-time") {
         guard let start = CivilTime(iso: text) else {
             printError("--start-time '\(text)': expected a local time like 2026-11-23T17:59:00")
             return 2
         }
-        schedule = stand?.schedule(wallClock: StandSchedule.fixedStart(start, origin: 0))
-            ?? StandSchedule(hours: OpeningHours(), wakeFor: nil, wallClock: StandSchedule.fixedStart(start, origin: 0))
+        // The wall clock runs through the zone's rules from there, as the stand's does.
+        let wallClock = StandWallClock.starting(at: start, origin: 0, zone: .system)
+        schedule = stand?.schedule(wallClock: wallClock) ?? StandSchedule(hours: OpeningHours(), wakeFor: nil, wallClock: wallClock)
     }
     let panel = VirtualPanel(width: width, height: height)
     let runner: ReplayRunner

@@ -67,7 +67,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.mouseIsFinger = configuration.input.mouseAsFinger
     loopSettings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
     loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
-    loopSettings.schedule = configuration.schedule(wallClock: StandSchedule.systemLocalTime(monotonicNow: { clock.now }))
+    loopSettings.schedule = configuration.schedule(wallClock: StandWallClock.system(monotonicNow: { clock.now }))
     loopSettings.backlights = Backlights(system: LinuxSystem.shared)
     loopSettings.screenshotFile = serviceScreenshotFile
     let configurationPath = c.string("config") ?? KioskConfiguration.defaultPath
@@ -98,7 +98,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         let lockedByFlag = exhibit
         let reload = ConfigurationReload(path: c.string("config") ?? KioskConfiguration.defaultPath, current: configuration,
                                          scene: scene, frames: frames, log: log, notifier: notifier,
-                                         wallClock: StandSchedule.systemLocalTime(monotonicNow: { clock.now })) { s in
+                                         wallClock: StandWallClock.system(monotonicNow: { clock.now })) { s in
             if let lockedByFlag { s.locked = lockedByFlag }
         }
         reload.startAgainInPlace = { frames.leaveToStartAgain() }

@@ -36,7 +36,7 @@ import Testing
             try frames.leaveOnSignals(orAfter: 10)
             try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
             reload = ConfigurationReload(path: path, current: configuration, scene: scene, frames: frames, log: log, notifier: nil,
-                                         wallClock: StandSchedule.fixedStart(CivilTime(day: 20_000, second: 43_200), origin: 0))
+                                         wallClock: StandWallClock.starting(at: CivilTime(day: 20_000, second: 43_200), origin: 0, zone: .utc))
             frames.onReload = { [unowned(unsafe) reload] in reload.reload() }
         }
 

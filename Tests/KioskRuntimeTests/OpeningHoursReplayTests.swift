@@ -18,7 +18,7 @@ import Trace
         hours.weekly = [try OpeningHours.weekly("Daily 09:00-18:00")]
         let start = try #require(CivilTime(iso: "2026-11-23T17:59:00"))
         let schedule = StandSchedule(hours: hours, wakeFor: wakeOnTouch ? 300_000_000 : nil,
-                                     wallClock: StandSchedule.fixedStart(start, origin: 0))
+                                     wallClock: StandWallClock.starting(at: start, origin: 0, zone: .utc))
         let panel = VirtualPanel(width: 480, height: 800)
         var settings = KioskApp.Settings.replay(exhibit: "launcher", width: 480, height: 800, seed: 1)
         settings.attractAfter = nil

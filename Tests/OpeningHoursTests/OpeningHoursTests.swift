@@ -58,3 +58,29 @@ import Testing
         #expect(try OpeningHours.weekly("Sat-Mon 10:00-12:00").days == [5, 6, 0])
     }
 }
+
+@Suite struct ClosedDatesWithoutHoursTests {
+    @Test func closedDatesAloneCloseThoseDaysAndNoOthers() throws {
+        var h = OpeningHours()
+        h.closedDays = [try #require(CivilTime(iso: "2026-12-25T00:00")).day, try #require(CivilTime(iso: "2026-12-26T00:00")).day]
+        #expect(!h.isAlwaysOpen)
+        #expect(h.isOpen(at: try #require(CivilTime(iso: "2026-12-24T03:00"))), "empty hours mean open at every hour")
+        #expect(h.isOpen(at: try #require(CivilTime(iso: "2026-12-27T00:00"))))
+        #expect(!h.isOpen(at: try #require(CivilTime(iso: "2026-12-25T12:00"))))
+        #expect(!h.isOpen(at: try #require(CivilTime(iso: "2026-12-26T23:59:59"))))
+        #expect(h.nextChange(after: try #require(CivilTime(iso: "2026-12-24T10:00"))) == CivilTime(iso: "2026-12-25T00:00"))
+        #expect(h.nextChange(after: try #require(CivilTime(iso: "2026-12-25T00:00"))) == CivilTime(iso: "2026-12-27T00:00"))
+    }
+
+    @Test func aSkippedHourOpensAtTheSkipOnAZoneOfOurOwn() throws {
+        // A zone one hour east of UTC that goes to two at 2026-03-29T01:00Z, as Berlin does.
+        let jump = try #require(CivilTime(iso: "2026-03-29T01:00")).secondsSince1970
+        let zone = LocalTimeZone { $0 < jump ? 3600 : 7200 }
+        var h = OpeningHours()
+        h.weekly = [try OpeningHours.weekly("Sun 02:30-04:00")]
+        let from = try #require(CivilTime(iso: "2026-03-29T00:00")).secondsSince1970
+        #expect(h.nextChange(after: from, in: zone) == jump, "02:30 local does not exist: open when the clock jumps to 03:00")
+        #expect(h.nextChange(after: jump, in: zone) == jump + 3600, "closed at 04:00 local")
+        #expect(zone.firstInstant(reading: try #require(CivilTime(iso: "2026-03-29T02:30"))) == jump)
+    }
+}

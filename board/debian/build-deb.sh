@@ -63,7 +63,7 @@ Version: $version
 Architecture: $arch
 Maintainer: MotionKiosk maintainers <maintainers@motionkiosk.invalid>
 Installed-Size: $size
-Depends: $libraries, fonts-dejavu-core, systemd, adduser, udev
+Depends: $libraries, fonts-dejavu-core, tzdata, systemd, adduser, udev
 Recommends: fonts-noto-core, fonts-noto-cjk
 Section: misc
 Priority: optional

@@ -83,6 +83,7 @@ cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$DISKROOT/l
 depmod -b "$DISKROOT" "$ABI"
 cp "$DEB" "$DISKROOT/root/motionkiosk.deb"
 install -m 755 "$HERE/systemd/proof.sh" "$DISKROOT/usr/local/sbin/mk-proof"
+install -m 755 "$HERE/systemd/dst-proof.sh" "$DISKROOT/usr/local/sbin/mk-dst-proof"
 install -m 644 "$HERE/systemd/mk-proof.service" "$DISKROOT/etc/systemd/system/mk-proof.service"
 ln -sf /etc/systemd/system/mk-proof.service "$DISKROOT/etc/systemd/system/multi-user.target.wants/mk-proof.service"
 echo kiosk > "$DISKROOT/etc/hostname"

@@ -302,6 +302,9 @@ def boot(args, out, share, fleet=None):
                 # The playbook's time is not the proof's.
                 deadline += time.time() - started
                 ctl.sendall(b"OK\n")
+            elif line.startswith("STAGE-TIME "):
+                # A stage that waits on the guest's clock asks for its time on top.
+                deadline += float(line.split()[1])
             elif line.startswith("R "):
                 name, _, text = line[2:].partition(" ")
                 results[name] = text
@@ -449,6 +452,11 @@ def main():
         check(bool(fleet_results), "fleet: the proof reached the fleet stage")
         for ok, what in fleet_results:
             check(ok, what)
+    # Stages that judge themselves: "R dst-<name> ok|FAIL <text>" (systemd/dst-proof.sh).
+    dst = sorted(name for name in r if name.startswith("dst-"))
+    check(bool(dst), "daylight saving stage: reported")
+    for name in dst:
+        check(r[name].startswith("ok "), f"{name}: {r[name]}")
     if score is not None:
         print(f'{{"board":"systemd","metric":"security_exposure","value":{score}}}')
     for key, metric in (("kill9", "restart_after_kill9_ms"), ("watchdog", "restart_after_sigstop_ms")):
