@@ -1,37 +1,50 @@
 #!/usr/bin/env bash
-# Makes .build-cross/<arch>/sysroot from Debian 12's own packages, without touching the
-# host's dpkg (no foreign architecture is added: that breaks apt-get update on this kind of
-# machine): a private apt state per architecture, `apt-get download`, `dpkg -x`, and
+# Makes a sysroot from Debian's own packages, without touching the host's dpkg (no foreign
+# architecture is added: that breaks apt-get update on this kind of machine): a private apt
+# state per architecture and release (apt-state.sh), `apt-get download`, `dpkg -x`, and
 # absolute library symlinks made relative (otherwise lld quietly links libm.a, not libm.so),
-# and /lib merged into /usr/lib as on an installed Debian 12.
-# A second run reuses what is there.
-#   board/cross/sysroot.sh arm64|armhf
+# and /lib merged into /usr/lib as on an installed Debian.
+#   board/cross/sysroot.sh arm64|armhf            Debian 12: .build-cross/<arch>/sysroot
+#   board/cross/sysroot.sh arm64|armhf trixie     Debian 13: .build-cross/<arch>-trixie/sysroot
+# Debian 13 renamed libraries in the 64-bit time_t transition (libpng16-16 → libpng16-16t64):
+# there each package is taken by its "t64" name where one exists. A second run reuses what is
+# there.
 set -euo pipefail
-ARCH=${1:?usage: sysroot.sh arm64|armhf}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BASE=$ROOT/.build-cross/$ARCH
+ARCH=${1:?usage: sysroot.sh arm64|armhf [bookworm|trixie]}
+SUITE=${2:-bookworm}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+case $SUITE in
+    bookworm) BASE=$ROOT/.build-cross/$ARCH; GCC=12 ;;
+    trixie) BASE=$ROOT/.build-cross/$ARCH-trixie; GCC=14 ;;
+    *) echo "usage: sysroot.sh arm64|armhf [bookworm|trixie]" >&2; exit 2 ;;
+esac
 SYSROOT=$BASE/sysroot
-say() { echo "sysroot($ARCH): $*"; }
+say() { echo "sysroot($ARCH $SUITE): $*"; }
 # The package list is part of the stamp: a longer list makes the sysroot again.
-STAMP="$( (sed -n '/^PACKAGES=/,/"$/p' "$0"; echo merged-usr) | md5sum | cut -c1-12)"
+STAMP="$( (sed -n '/^PACKAGES=/,/"$/p' "$0" | sed "s/[$]GCC/$GCC/g"; echo merged-usr; [ "$SUITE" = bookworm ] || echo "$SUITE") | md5sum | cut -c1-12)"
 [ "$(cat "$SYSROOT/.complete" 2>/dev/null)" = "$STAMP" ] && { say "reusing $SYSROOT"; exit 0; }
 
-A=$BASE/apt
-mkdir -p "$A/state/lists/partial" "$A/cache/archives/partial" "$BASE/debs"
-touch "$A/state/status"
-APT=(apt-get -o "APT::Architecture=$ARCH" -o "APT::Architectures::=$ARCH" -o "Dir::State=$A/state"
-     -o "Dir::State::status=$A/state/status" -o "Dir::Cache=$A/cache" -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root")
-# armhf's security index has a size mismatch on some mirrors (exit 100); main is enough.
-"${APT[@]}" update -qq || say "apt-get update reported a problem (the main index is enough)"
-PACKAGES="libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-12-dev libstdc++6
+. "$HERE/apt-state.sh"
+private_apt "$ARCH" "$SUITE" "$BASE/apt"
+mkdir -p "$BASE/debs"
+private_apt_update
+PACKAGES="libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-$GCC-dev libstdc++6
   libdrm2 libdrm-dev libinput10 libinput-dev libudev1 libudev-dev libmtdev1 libevdev2 libwacom9
   libglib2.0-0 libgudev-1.0-0 libpcre2-8-0 libffi8 libselinux1 libmount1 libblkid1 zlib1g zlib1g-dev
   libfreetype6 libfreetype-dev libharfbuzz0b libharfbuzz-dev libfribidi0 libfribidi-dev libgraphite2-3 libpng16-16 libpng-dev libbrotli1 libbz2-1.0 libcap2
-  libstdc++-12-dev libtomlplusplus3 libtomlplusplus-dev libbox2d2 libbox2d-dev libcairo2 libcairo2-dev libpixman-1-0 libfontconfig1 libexpat1
+  libstdc++-$GCC-dev libtomlplusplus3 libtomlplusplus-dev libbox2d2 libbox2d-dev libcairo2 libcairo2-dev libpixman-1-0 libfontconfig1 libexpat1
   libxcb1 libxcb-render0 libxcb-shm0 libx11-6 libxext6 libxrender1 libxau6 libxdmcp6 libbsd0 libmd0"
 cd "$BASE/debs"
+fetch() {  # a package for $ARCH (or an "all" one), unless it is here already
+    ls "$1"_*_"$ARCH".deb "$1"_*_all.deb >/dev/null 2>&1 || "${APT[@]}" download -qq "$1:$ARCH" 2>/dev/null || "${APT[@]}" download -qq "$1" 2>/dev/null
+}
 for p in $PACKAGES; do
-    ls "${p}"_*_"$ARCH".deb "${p}"_*_all.deb >/dev/null 2>&1 || "${APT[@]}" download -qq "$p:$ARCH" || "${APT[@]}" download -qq "$p"
+    if [ "$SUITE" != bookworm ] && [ -n "$("${APT_CACHE[@]}" show "${p}t64:$ARCH" 2>/dev/null | head -n 1)" ]; then
+        fetch "${p}t64" || { say "cannot download ${p}t64"; exit 1; }
+    else
+        fetch "$p" || { say "cannot download $p"; exit 1; }
+    fi
 done
 rm -rf "$SYSROOT"; mkdir -p "$SYSROOT"
 for d in *.deb; do dpkg -x "$d" "$SYSROOT"; done
