@@ -47,7 +47,8 @@ shlibdeps() {
 library_debs() {
     local deb
     for deb in "$1"/*.deb; do
-        dpkg-deb --ctrl-tarfile "$deb" | tar -t 2>/dev/null | grep -qE '^(\./)?(shlibs|symbols)$' && echo "$deb"
+        # (listed whole first: grep -q closing the pipe early would fail it under pipefail)
+        grep -qE '^(\./)?(shlibs|symbols)$' <<< "$(dpkg-deb --ctrl-tarfile "$deb" | tar -t)" && echo "$deb"
     done
 }
 
