@@ -36,16 +36,16 @@ PACKAGES="libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-$GCC-dev libstdc++6
   libstdc++-$GCC-dev libtomlplusplus3 libtomlplusplus-dev libbox2d2 libbox2d-dev libcairo2 libcairo2-dev libpixman-1-0 libfontconfig1 libexpat1
   libxcb1 libxcb-render0 libxcb-shm0 libx11-6 libxext6 libxrender1 libxau6 libxdmcp6 libbsd0 libmd0"
 cd "$BASE/debs"
-fetch() {  # a package for $ARCH (or an "all" one), unless it is here already
-    ls "$1"_*_"$ARCH".deb "$1"_*_all.deb >/dev/null 2>&1 || "${APT[@]}" download -qq "$1:$ARCH" 2>/dev/null || "${APT[@]}" download -qq "$1" 2>/dev/null
-}
+# Which names the release has (one apt call, not one per package), then every package not
+# downloaded yet in one apt-get download (the architecture is apt's native one here).
+"${APT_CACHE[@]}" pkgnames > "$BASE/apt/pkgnames"
+wanted=()
 for p in $PACKAGES; do
-    if [ "$SUITE" != bookworm ] && [ -n "$("${APT_CACHE[@]}" show "${p}t64:$ARCH" 2>/dev/null | head -n 1)" ]; then
-        fetch "${p}t64" || { say "cannot download ${p}t64"; exit 1; }
-    else
-        fetch "$p" || { say "cannot download $p"; exit 1; }
-    fi
+    if [ "$SUITE" != bookworm ] && grep -qx "${p}t64" "$BASE/apt/pkgnames"; then p=${p}t64; fi
+    grep -qx "$p" "$BASE/apt/pkgnames" || { say "$SUITE has no package $p for $ARCH"; exit 1; }
+    ls "$p"_*_"$ARCH".deb "$p"_*_all.deb >/dev/null 2>&1 || wanted+=("$p")
 done
+[ ${#wanted[@]} -eq 0 ] || "${APT[@]}" download -qq "${wanted[@]}"
 rm -rf "$SYSROOT"; mkdir -p "$SYSROOT"
 for d in *.deb; do dpkg -x "$d" "$SYSROOT"; done
 # Absolute symlinks point into the host: make them relative to the sysroot.
