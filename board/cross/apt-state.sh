@@ -4,8 +4,8 @@
 # breaks apt-get update on this kind of machine).
 #   private_apt ARCH SUITE DIR     sets APT (an apt-get command line) and APT_CACHE
 #   private_apt_update             apt-get update in that state, once per hour at most
-# bookworm uses the host's own sources (this machine is Debian 12); any other suite gets a
-# sources list of its own on the same mirrors: SUITE, SUITE-updates and SUITE-security.
+# Each state has a sources list of its own on the host's Debian mirrors: SUITE,
+# SUITE-updates and SUITE-security, main only.
 
 private_apt() {
     local arch=$1 suite=$2 dir=$3
@@ -14,21 +14,21 @@ private_apt() {
     local opts=(-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch" -o "Dir::State=$dir/state"
                 -o "Dir::State::status=$dir/state/status" -o "Dir::Cache=$dir/cache" -o "Debug::NoLocking=1"
                 -o "APT::Sandbox::User=root")
-    local host_suite
-    host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-    if [ "$suite" != "$host_suite" ]; then
-        # The host's mirrors for Debian and its security archive, from its own sources.
-        local main security
-        main=$(apt-get indextargets --format '$(REPO_URI)' 2>/dev/null | grep -E '/debian/?$' | head -n 1)
-        security=$(apt-get indextargets --format '$(REPO_URI)' 2>/dev/null | grep -E '/debian-security/?$' | head -n 1)
-        [ -n "$main" ] || { echo "private_apt: the host's apt sources name no Debian mirror" >&2; return 1; }
-        {
-            echo "deb [arch=$arch] $main $suite main"
-            echo "deb [arch=$arch] $main $suite-updates main"
-            [ -z "$security" ] || echo "deb [arch=$arch] $security $suite-security main"
-        } > "$dir/etc/sources.list"
-        opts+=(-o "Dir::Etc::SourceList=$dir/etc/sources.list" -o "Dir::Etc::SourceParts=$dir/etc/sources.list.d")
-    fi
+    # The host's mirrors for Debian and its security archive, from its own sources; only
+    # Debian's own archive (none of the host's other sources), so the lists are the release's.
+    local main security
+    main=$(apt-get indextargets --format '$(REPO_URI)' 2>/dev/null | grep -E '/debian/?$' | head -n 1)
+    security=$(apt-get indextargets --format '$(REPO_URI)' 2>/dev/null | grep -E '/debian-security/?$' | head -n 1)
+    [ -n "$main" ] || { echo "private_apt: the host's apt sources name no Debian mirror" >&2; return 1; }
+    {
+        echo "deb [arch=$arch] $main $suite main"
+        echo "deb [arch=$arch] $main $suite-updates main"
+        [ -z "$security" ] || echo "deb [arch=$arch] $security $suite-security main"
+    } > "$dir/etc/sources.list.new"
+    # New sources: the lists must be fetched again.
+    cmp -s "$dir/etc/sources.list.new" "$dir/etc/sources.list" || rm -f "$dir/state/updated"
+    mv "$dir/etc/sources.list.new" "$dir/etc/sources.list"
+    opts+=(-o "Dir::Etc::SourceList=$dir/etc/sources.list" -o "Dir::Etc::SourceParts=$dir/etc/sources.list.d")
     APT=(apt-get "${opts[@]}")
     APT_CACHE=(apt-cache "${opts[@]}")
     PRIVATE_APT_DIR=$dir
