@@ -22,7 +22,7 @@ esac
 SYSROOT=$BASE/sysroot
 say() { echo "sysroot($ARCH $SUITE): $*"; }
 # The package list is part of the stamp: a longer list makes the sysroot again.
-STAMP="$( (sed -n '/^PACKAGES=/,/"$/p' "$0" | sed "s/[$]GCC/$GCC/g"; echo merged-usr; [ "$SUITE" = bookworm ] || echo "$SUITE") | md5sum | cut -c1-12)"
+STAMP="$( (sed -n '/^PACKAGES=/,/"$/p' "$0" | sed "s/[$]GCC/$GCC/g"; echo merged-usr; [ "$SUITE" = bookworm ] || echo "$SUITE lib-link") | md5sum | cut -c1-12)"
 [ "$(cat "$SYSROOT/.complete" 2>/dev/null)" = "$STAMP" ] && { say "reusing $SYSROOT"; exit 0; }
 
 . "$HERE/apt-state.sh"
@@ -63,7 +63,9 @@ if [ -d "$SYSROOT/lib" ] && [ ! -L "$SYSROOT/lib" ]; then
     mkdir -p "$SYSROOT/usr/lib"
     cp -a "$SYSROOT/lib/." "$SYSROOT/usr/lib/"
     rm -rf "$SYSROOT/lib"
-    ln -s usr/lib "$SYSROOT/lib"
 fi
+# Debian 13's packages ship nothing under /lib (base-files makes the link on a real system),
+# yet binaries name the loader as /lib/ld-linux-*.
+[ -e "$SYSROOT/lib" ] || ln -s usr/lib "$SYSROOT/lib"
 echo "$STAMP" > "$SYSROOT/.complete"
 say "made $SYSROOT ($(ls "$BASE/debs" | wc -l) packages)"
