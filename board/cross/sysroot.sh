@@ -22,7 +22,7 @@ esac
 SYSROOT=$BASE/sysroot
 say() { echo "sysroot($ARCH $SUITE): $*"; }
 # The package list is part of the stamp: a longer list makes the sysroot again.
-STAMP="$( (sed -n '/^PACKAGES=/,/"$/p' "$0" | sed "s/[$]GCC/$GCC/g"; echo merged-usr; [ "$SUITE" = bookworm ] || echo "$SUITE lib-link") | md5sum | cut -c1-12)"
+STAMP="$( (sed -n '/^PACKAGES=/,/"$/p' "$0" | sed "s/[$]GCC/$GCC/g"; echo merged-usr; [ "$SUITE" = bookworm ] || echo "$SUITE lib-link libatomic1") | md5sum | cut -c1-12)"
 [ "$(cat "$SYSROOT/.complete" 2>/dev/null)" = "$STAMP" ] && { say "reusing $SYSROOT"; exit 0; }
 
 . "$HERE/apt-state.sh"
@@ -35,6 +35,8 @@ PACKAGES="libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-$GCC-dev libstdc++6
   libfreetype6 libfreetype-dev libharfbuzz0b libharfbuzz-dev libfribidi0 libfribidi-dev libgraphite2-3 libpng16-16 libpng-dev libbrotli1 libbz2-1.0 libcap2
   libstdc++-$GCC-dev libtomlplusplus3 libtomlplusplus-dev libbox2d2 libbox2d-dev libcairo2 libcairo2-dev libpixman-1-0 libfontconfig1 libexpat1
   libxcb1 libxcb-render0 libxcb-shm0 libx11-6 libxext6 libxrender1 libxau6 libxdmcp6 libbsd0 libmd0"
+# Debian 13's GLib (under libinput's libwacom) needs libatomic too.
+[ "$SUITE" = bookworm ] || PACKAGES="$PACKAGES libatomic1"
 cd "$BASE/debs"
 # Which names the release has (one apt call, not one per package), then every package not
 # downloaded yet in one apt-get download (the architecture is apt's native one here).
