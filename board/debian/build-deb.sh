@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --binary) binary=$2; shift 2 ;;
         --arch) arch=$2; shift 2 ;;
-        --sysroot) shift 2 ;;   # (read from .build-cross/<arch>/ by depends.sh)
+        --sysroot) shift 2 ;;   # (unused: depends.sh reads .build-cross/<arch>/)
         *) break ;;
     esac
 done
