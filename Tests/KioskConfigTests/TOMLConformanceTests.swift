@@ -5,7 +5,7 @@ import Testing
 /// The toml-test suite (toml-lang/toml-test, TOML 1.0), as Debian ships it inside
 /// golang-github-burntsushi-toml-dev: every valid document must be read with exactly the
 /// values of its JSON twin, every invalid one refused. The package is in
-/// board/debian-build-deps.txt; without it this test fails and says what to install.
+/// board/debian-test-deps.txt (board/test-deps.sh); without it this test fails and says what to install.
 @Suite struct TOMLConformanceTests {
     static let suite = ProcessInfo.processInfo.environment["MOTIONKIOSK_TOML_TEST"]
         ?? "/usr/share/gocode/src/github.com/BurntSushi/toml/internal/toml-test/tests"

@@ -29,7 +29,7 @@ case $ARCH in
 esac
 
 need=""
-for tool in qemu-aarch64:qemu-user dpkg-deb:dpkg file:file python3:python3; do
+for tool in qemu-aarch64:qemu-user dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev file:file python3:python3; do
     command -v "${tool%%:*}" >/dev/null || need="$need ${tool##*:}"
 done
 if [ -n "$need" ]; then
@@ -142,4 +142,4 @@ say "motionkiosk: $(file -b "$BASE/motionkiosk" | cut -d, -f1-2); stripped $(sta
 say "motionkiosk-bench: stripped $(stat -c %s "$BASE/motionkiosk-bench") bytes"
 say "built in $(( $(date +%s) - T0 )) s"
 
-"$ROOT/board/debian/build-deb.sh" --binary "$BASE/motionkiosk" --arch "$DEBARCH" --sysroot "$SR" "$BASE"
+"$ROOT/board/debian/build-deb.sh" --binary "$BASE/motionkiosk" --arch "$DEBARCH" "$BASE"

@@ -6,13 +6,20 @@
 # largest difference is printed; any difference fails the run. Then the physics alone: the
 # bench's kiosk500 scene (500 bodies, 600 steps, sleeping off and on) must leave every body
 # bit for bit where x86_64 leaves it (a hash of positions, rotations and velocities).
-#   board/cross/compare-cpus.sh [arm64] [armhf]     (default: both; run board/cross/build.sh first)
+# With --suites "bookworm trixie" the same ARM binaries (linked against Debian 12, as
+# packaged) run once with Debian 12's libraries and once with Debian 13's (the sysroot
+# board/cross/sysroot.sh ARCH trixie makes), as on Raspberry Pi OS bookworm and trixie.
+#   board/cross/compare-cpus.sh [--suites "bookworm trixie"] [arm64] [armhf]
+#       (default: Debian 12 only, both architectures; run board/cross/build.sh first)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 export PATH=/opt/swift/usr/bin:$PATH
+SUITES=bookworm
+if [ "${1:-}" = --suites ]; then SUITES=$2; shift 2; fi
 ARCHES=${*:-arm64 armhf}
-OUT=$ROOT/.build-cross/compare
+# One folder per set of architectures: CI compares arm64 and armhf side by side.
+OUT=$ROOT/.build-cross/compare/${ARCHES// /-}
 rm -rf "$OUT"; mkdir -p "$OUT"
 say() { echo "compare-cpus: $*"; }
 
@@ -34,32 +41,38 @@ run_all() {  # label, command prefix…
 run_all x86_64 "$X86"
 status=0
 for arch in $ARCHES; do
+  for suite in $SUITES; do
     case $arch in
         arm64) qemu=qemu-aarch64 ;;
         armhf) qemu=qemu-arm ;;
         *) say "unknown architecture $arch"; exit 2 ;;
     esac
     bin=$ROOT/.build-cross/$arch/motionkiosk
-    sysroot=$ROOT/.build-cross/$arch/sysroot
+    case $suite in
+        bookworm) sysroot=$ROOT/.build-cross/$arch/sysroot; label=$arch ;;
+        trixie) "$HERE/sysroot.sh" "$arch" trixie; sysroot=$ROOT/.build-cross/$arch-trixie/sysroot; label=$arch-debian13 ;;
+        *) say "unknown suite $suite"; exit 2 ;;
+    esac
     [ -x "$bin" ] || { say "$bin missing: run board/cross/build.sh $arch"; exit 2; }
     start=$(date +%s)
-    run_all "$arch" "$qemu" -L "$sysroot" "$bin"
+    run_all "$label" "$qemu" -L "$sysroot" "$bin"
     same=0; differ=0
     while read -r f; do
         rel=${f#"$OUT/x86_64/"}
-        if cmp -s "$f" "$OUT/$arch/$rel"; then same=$((same + 1)); else differ=$((differ + 1)); echo "$rel" >> "$OUT/$arch-differ.txt"; fi
+        if cmp -s "$f" "$OUT/$label/$rel"; then same=$((same + 1)); else differ=$((differ + 1)); echo "$rel" >> "$OUT/$label-differ.txt"; fi
     done < <(find "$OUT/x86_64" -type f | sort)
-    say "$arch: $same files identical to x86_64, $differ differ ($(( $(date +%s) - start )) s under $qemu)"
+    say "$label: $same files identical to x86_64, $differ differ ($(( $(date +%s) - start )) s under $qemu, $suite's libraries)"
     if [ "$differ" -gt 0 ]; then
         status=1
-        python3 "$HERE/explain-differences.py" "$OUT/x86_64" "$OUT/$arch" < "$OUT/$arch-differ.txt" | head -40
+        python3 "$HERE/explain-differences.py" "$OUT/x86_64" "$OUT/$label" < "$OUT/$label-differ.txt" | head -40
     fi
     state=$("$qemu" -L "$sysroot" "$ROOT/.build-cross/$arch/motionkiosk-bench" dynamics --state-hash)
     if [ "$state" = "$X86_STATE" ]; then
-        say "$arch: kiosk500 physics bit for bit as on x86_64: $state"
+        say "$label: kiosk500 physics bit for bit as on x86_64: $state"
     else
-        say "$arch: kiosk500 physics differs from x86_64: $state vs $X86_STATE"
+        say "$label: kiosk500 physics differs from x86_64: $state vs $X86_STATE"
         status=1
     fi
+  done
 done
 exit $status

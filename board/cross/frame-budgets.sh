@@ -19,7 +19,8 @@ PLUGIN_SRC=${QEMU_INSNCOUNT_SOURCE:-$ROOT/../shared/tools/qemu-insncount/insncou
 PLUGIN=$ROOT/.build-cross/insncount/libinsncount.so
 [ -f "$PLUGIN_SRC" ] || { echo "frame-budgets: no counting plugin source at $PLUGIN_SRC (set QEMU_INSNCOUNT_SOURCE)" >&2; exit 2; }
 mkdir -p "$(dirname "$PLUGIN")"
-[ -f "$PLUGIN" ] && [ "$PLUGIN" -nt "$PLUGIN_SRC" ] || gcc -O2 -shared -fPIC -fvisibility=hidden -o "$PLUGIN" "$PLUGIN_SRC"
+# Written aside and renamed: CI runs this for arm64 and armhf side by side.
+[ -f "$PLUGIN" ] && [ "$PLUGIN" -nt "$PLUGIN_SRC" ] || { gcc -O2 -shared -fPIC -fvisibility=hidden -o "$PLUGIN.$$" "$PLUGIN_SRC" && mv -f "$PLUGIN.$$" "$PLUGIN"; }
 FRAMES=60
 status=0
 count() {  # qemu, sysroot, bench, frames, args… → instructions

@@ -3,19 +3,21 @@
 # udev rules and the default config (a conffile).
 #   board/debian/build-deb.sh [OUTPUT_DIR]
 #       the host's release build (Swift standard library linked in statically)
-#   board/debian/build-deb.sh --binary FILE --arch arm64|armhf --sysroot DIR OUTPUT_DIR
-#       a prebuilt cross binary (board/cross/build.sh); Depends are the Debian packages that
-#       ship the libraries it links (its NEEDED entries, found in the sysroot's packages).
+#   board/debian/build-deb.sh --binary FILE --arch arm64|armhf OUTPUT_DIR
+#       a prebuilt cross binary (board/cross/build.sh), linked against Debian 12's libraries
+# Depends come from dpkg-shlibdeps over the libraries' symbols files, for Debian 12 and 13 at
+# once (board/debian/depends.sh): where Debian 13 renamed a library (64-bit time_t) both
+# names stand as alternatives, so one package installs on Raspberry Pi OS bookworm and trixie.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 export PATH=/opt/swift/usr/bin:$PATH
-binary="" arch="" sysroot=""
+binary="" arch=""
 while [ $# -gt 0 ]; do
     case $1 in
         --binary) binary=$2; shift 2 ;;
         --arch) arch=$2; shift 2 ;;
-        --sysroot) sysroot=$2; shift 2 ;;
+        --sysroot) shift 2 ;;   # (unused: depends.sh reads .build-cross/<arch>/)
         *) break ;;
     esac
 done
@@ -26,22 +28,8 @@ if [ -z "$binary" ]; then
     swift build -c release --static-swift-stdlib --product motionkiosk >&2
     binary=$(swift build -c release --static-swift-stdlib --product motionkiosk --show-bin-path)/motionkiosk
     arch=$(dpkg --print-architecture)
-    libraries="libdrm2, libinput10, libudev1, libfreetype6, libharfbuzz0b, libfribidi0, libpng16-16, zlib1g, libtomlplusplus3, libstdc++6"
-else
-    # Each NEEDED library, to the package in the sysroot's download folder that ships it.
-    libraries=""
-    for soname in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-        package=""
-        for deb in "$sysroot"/../debs/*.deb; do
-            listing=$(dpkg-deb -c "$deb")
-            # The entry named like the library (a file, or the runtime package's symlink to
-            # it); a -dev package's libfoo.so -> libfoo.so.N does not count (targets cut off).
-            if [ "$(sed 's/ -> .*//' <<< "$listing" | grep -c "/$soname\$")" -gt 0 ]; then package=$(dpkg-deb -f "$deb" Package); break; fi
-        done
-        [ -n "$package" ] || { echo "build-deb: no package in $sysroot/../debs ships $soname" >&2; exit 1; }
-        case ", $libraries, " in *", $package, "*) ;; *) libraries="${libraries:+$libraries, }$package" ;; esac
-    done
 fi
+libraries=$("$here/depends.sh" "$binary" "$arch")
 version=$(sed -n 's/^let motionKioskVersion = "\(.*\)"/\1/p' "$repo/Sources/motionkiosk/Commands.swift")
 
 root=$out/root

@@ -417,7 +417,10 @@ def main():
     prom = os.path.join(share, "motionkiosk.prom")
     if os.path.exists(prom):
         with open(prom, "rb") as f:
-            lint = subprocess.run(["promtool", "check", "metrics"], stdin=f, capture_output=True, text=True)
+            # board/test-deps.sh unpacks promtool there (Debian's prometheus package would start a server).
+            unpacked = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../.build-tools/bin/promtool")
+            promtool = unpacked if os.access(unpacked, os.X_OK) else "promtool"
+            lint = subprocess.run([promtool, "check", "metrics"], stdin=f, capture_output=True, text=True)
         check(lint.returncode == 0, f"promtool check metrics on the guest's file: exit {lint.returncode} {lint.stderr.strip()[:200]}")
     else:
         check(False, "the guest's metrics file did not reach the host")
