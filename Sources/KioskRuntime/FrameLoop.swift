@@ -102,7 +102,7 @@ public final class FrameLoop {
     /// the loop, so none can end the process with the console still in graphics mode (a
     /// closed SSH session sends SIGHUP; Ctrl-\ sends SIGQUIT).
     public func leaveOnSignals(orAfter seconds: Double? = nil) throws(SystemError) {
-        try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1, SIGUSR2]) { [unowned(unsafe) self] signal in
+        try loop.onSignals(FrameLoop.handledSignals) { [unowned(unsafe) self] signal in
             if signal == SIGUSR1 {
                 self.say("SIGUSR1: " + self.statusLine())
                 self.dumpBlackBox(reason: "sigusr1")
@@ -127,6 +127,8 @@ public final class FrameLoop {
 
     /// The signals that end the loop cleanly.
     public static let leavingSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
+    /// Every signal the loop takes (`EventLoop.holdSignals` them from the very start).
+    public static let handledSignals: [Int32] = leavingSignals + [SIGUSR1, SIGUSR2]
 
     static func signalName(_ signal: Int32) -> String {
         switch signal {

@@ -15,6 +15,13 @@ import Trace
 
 /// `motionkiosk run`: the configuration and the flags become a `FrameLoop` showing the kiosk.
 func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
+    // First of all: a reload, status or screenshot signal sent while the kiosk starts (fonts,
+    // the scene) waits in the loop's signalfd instead of ending the process.
+    let loop: EventLoop
+    do throws(SystemError) {
+        loop = try EventLoop()
+        try loop.holdSignals(FrameLoop.handledSignals)
+    } catch { throw KioskError("\(error)") }
     let configuration = try loadConfiguration(c.string("config"))
     let log = Log(minimum: logLevel(configuration.logging.level))
     var settings = configuration.kioskSettings
@@ -72,13 +79,6 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.screenshotFile = serviceScreenshotFile
     let configurationPath = c.string("config") ?? KioskConfiguration.defaultPath
     loopSettings.blackBox = configuration.blackBoxSettings(kiosk: settings, text: try? readTextFile(configurationPath))
-    if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
-        // `motionkiosk screenshot` finds the service here.
-        let pidFile = String(cString: runtime) + "/motionkiosk.pid"
-        do throws(SystemError) { try writeFileAtomically(pidFile, "\(getpid())\n", system: LinuxSystem.shared) } catch {
-            log.warning("pid file: \(error)")
-        }
-    }
     if !configuration.metrics.visitorsPath.isEmpty {
         loopSettings.visitorStatisticsFile = configuration.metrics.visitorsPath
         loopSettings.visitorStatisticsWallClock = StandSchedule.systemLocalTime(monotonicNow: { clock.now })
@@ -88,9 +88,16 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let scene = KioskScene(settings: settings, fonts: fonts, log: log)
     let frames: FrameLoop
     do throws(SystemError) {
-        frames = FrameLoop(loop: try EventLoop(), clock: clock, log: log, content: scene, settings: loopSettings)
+        frames = FrameLoop(loop: loop, clock: clock, log: log, content: scene, settings: loopSettings)
         try frames.leaveOnSignals(orAfter: seconds)
     } catch { throw KioskError("\(error)") }
+    if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
+        // `motionkiosk screenshot` finds the service here: only once its signals are handled.
+        let pidFile = String(cString: runtime) + "/motionkiosk.pid"
+        do throws(SystemError) { try writeFileAtomically(pidFile, "\(getpid())\n", system: LinuxSystem.shared) } catch {
+            log.warning("pid file: \(error)")
+        }
+    }
     // As a service, SIGHUP (systemctl reload) re-reads the file; in a terminal it still
     // means the session ended.
     var reloader: ConfigurationReload? = nil
