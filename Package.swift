@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "VisitorText"),
         // When a stand is open: weekly hours and closed dates on the local wall clock.
         .target(name: "OpeningHours"),
-        .target(name: "KioskConfig", dependencies: ["Sensors", "CTOML", "VisitorText", "OpeningHours"]),
+        .target(name: "KioskConfig", dependencies: ["Sensors", "Syscalls", "Diagnostics", "CTOML", "VisitorText", "OpeningHours"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
