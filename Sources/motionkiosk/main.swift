@@ -6,12 +6,15 @@ import Glibc
 #endif
 import CommandLineParser
 import KioskRuntime
+import Syscalls
 
 exit(motionKioskMain(processArguments()))
 
 func motionKioskMain(_ arguments: [String]) -> Int32 {
     // A closed stdout or stderr (a pipe whose reader went away) must not kill a subcommand.
     signal(SIGPIPE, SIG_IGN)
+    // Before anything reads the local time: a TZ naming a FIFO would hang the first lookup.
+    if let problem = LocalTimeZone.makeSafe() { printError("warning: \(problem)") }
     let request: CommandLineRequest
     do { request = try motionKioskCommandLine.parse(arguments) } catch {
         var text = "Error: \(error.message)\n"
