@@ -681,8 +681,14 @@ public final class FrameLoop {
         do { try writeFileAtomically(path, metricsText(), system: settings.system) } catch {
             if !metricsProblemSaid {
                 metricsProblemSaid = true
-                let message = "metrics: cannot write \(path): \(error) (node_exporter's textfile directory; [metrics] path)"
-                if error.errno == ENOENT { log.info(message) } else { log.warning(message) }
+                // Said once, where an operator looks: a missing folder usually means
+                // node_exporter is not installed, and nobody sees the stand's health.
+                let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+                if error.errno == ENOENT {
+                    log.warning("metrics: the folder \(folder) of \(path) does not exist: no metrics are written (install prometheus-node-exporter, or set [metrics] path = \"\" to turn them off)")
+                } else {
+                    log.warning("metrics: cannot write \(path): \(error) (node_exporter's textfile directory; [metrics] path)")
+                }
             }
         }
     }

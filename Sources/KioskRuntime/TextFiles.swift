@@ -30,8 +30,28 @@ public func readTextFile(_ path: String, limit: Int = TextFileLimit.configuratio
         filled += n
     }
     bytes.removeSubrange(filled...)
-    guard let text = String(validating: bytes, as: UTF8.self) else { throw TextFileError(reason: "not UTF-8 text") }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+        let (line, column, byte) = firstInvalidUTF8(bytes)
+        throw TextFileError(reason: "not UTF-8 text: line \(line), column \(column) has the byte 0x\(String(byte, radix: 16, uppercase: true))")
+    }
     return text
+}
+
+/// Where the first character that is not valid UTF-8 starts: its line, its column (characters
+/// from the line's start, counting from 1) and its first byte, so a technician finds it.
+func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8) {
+    var line = 1, column = 1, i = 0
+    while i < bytes.count {
+        let b = bytes[i]
+        let length = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0
+        guard length > 0, i + length <= bytes.count,
+              String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else {
+            return (line, column, b)
+        }
+        if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+        i += length
+    }
+    return (line, column, 0)
 }
 
 /// Opens a regular file of at most `limit` bytes for reading; returns the descriptor (the
