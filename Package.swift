@@ -76,7 +76,7 @@ let package = Package(
                 dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics", "VisitorText"]),
 
         // The command line as data: options, help, errors naming the option (Embedded-safe).
-        .target(name: "CommandLineParser"),
+        .target(name: "CommandLineParser", dependencies: ["Diagnostics"]),
         // The frame loop that `run`, `pattern`, `replay` and the tests all drive.
         .target(name: "KioskRuntime",
                 dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits", "KioskConfig", "VisitorText", "OpeningHours"]),

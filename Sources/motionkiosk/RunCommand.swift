@@ -38,7 +38,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     display = try displaySettings(c, base: configuration.displaySettings)
     settings.locked = exhibit ?? settings.locked
     if let locked = settings.locked, ExhibitCatalog.type(named: locked) == nil {
-        throw KioskError("no exhibit named '\(locked)'; exhibits: " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+        throw KioskError("no exhibit named \(echoed(locked)); exhibits: " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
     }
     let clock = MonotonicClock()
     settings.seed = seed ?? UInt64(truncatingIfNeeded: clock.now) | 1
