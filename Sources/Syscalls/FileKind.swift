@@ -24,7 +24,7 @@ public enum FileKind: Sendable, Equatable, CustomStringConvertible {
     /// What is at `path` (following links); nil when nothing is, or it cannot be looked at.
     public static func of(_ path: String) -> FileKind? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
         return FileKind(mode: info.st_mode)
     }
 

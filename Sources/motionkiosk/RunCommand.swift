@@ -179,7 +179,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
 /// systemd's MainPID, notify access and watchdog carry on. Only returns when exec failed.
 private func startAgainInPlace(log: Log) {
     let arguments = ["motionkiosk"] + processArguments()
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { PathBytes.withCString($0) { strdup($0) } }
     argv.append(nil)
     execv("/proc/self/exe", &argv)
     log.error("starting again failed: execv: \(String(cString: strerror(errno))); leaving for systemd to restart the kiosk")
@@ -188,7 +188,7 @@ private func startAgainInPlace(log: Log) {
 
 func loadConfiguration(_ given: String?) throws(KioskError) -> KioskConfiguration {
     let path = given ?? KioskConfiguration.defaultPath
-    if given == nil && access(path, F_OK) != 0 { return KioskConfiguration() }
+    if given == nil && !LinuxSystem.shared.fileExists(path) { return KioskConfiguration() }
     let text: String
     do { text = try readTextFile(path) } catch { throw KioskError("\(path): \(error)") }
     do { return try KioskConfiguration.parse(text, file: path, warn: { printError("warning: \($0)") }) } catch { throw KioskError(error.description) }

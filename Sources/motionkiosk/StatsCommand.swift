@@ -14,7 +14,7 @@ func visitorStats(_ c: ParsedCommand) -> Int32 {
         let text: String
         do { text = try readTextFile(file, limit: 8 * VisitorStatistics.rollBytes) } catch {
             // Only a file that is not there means no counts; one that cannot be read is said.
-            if access(file, F_OK) != 0 && errno == ENOENT { continue }
+            if !LinuxSystem.shared.fileExists(file) && errno == ENOENT { continue }
             printError("\(file): \(error)")
             return 1
         }

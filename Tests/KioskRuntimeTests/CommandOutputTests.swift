@@ -68,6 +68,21 @@ import Testing
         }
     }
 
+    /// A file whose name is not UTF-8 (Latin-1 "café") is used as given, not as "caf\u{FFFD}".
+    @Test func aPathThatIsNotUTF8IsUsedByteForByte() throws {
+        let name = Array((folder + "/caf").utf8) + [0xE9] + Array(".toml".utf8)
+        let fd = open(name.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0)
+        _ = "[exhibits]\nidle_seconds = 45\n".withCString { Glibc.write(fd, $0, strlen($0)) }
+        close(fd)
+        defer { _ = unlink(name.map { CChar(bitPattern: $0) } + [0]) }
+        let out = folder + "/check"
+        let kiosk = try #require(KioskProcess([Array("check-config".utf8), name], stdout: out, stderr: folder + "/stderr"))
+        let end = kiosk.wait(seconds: 30)
+        #expect(end == .exited(0), "\(readWholeFile(folder + "/stderr") ?? "")")
+        #expect(readWholeFile(out)?.hasSuffix(": OK\n") == true)
+    }
+
     @Test func runHelpSaysWhatEachSignalDoes() throws {
         let out = folder + "/help"
         let (end, _) = try run(["run", "--help"], stdout: out)
