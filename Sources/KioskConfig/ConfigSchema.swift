@@ -47,7 +47,7 @@ enum ConfigSchema {
         ("input", "Touchscreens, mice and keyboards (through libinput)."),
         ("sensors", "The accelerometer that gives tilt and shake, and the barometer."),
         ("exhibits", "Which exhibits the launcher offers, idle reset, per-exhibit options."),
-        ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\". Keys: " + TextKey.all.joined(separator: ", ") + "."),
+        ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\"; \\n is the one line break (control characters and U+2028/U+2029 are refused). Keys: " + TextKey.all.joined(separator: ", ") + "."),
         ("schedule", "Opening hours on the stand's local time (the system's time zone). Outside them the display is off (DPMS, or a DSI panel's backlight) and the kiosk sleeps; at opening the exhibits start fresh."),
         ("metrics", "Health metrics for Prometheus, written as a file for node_exporter's textfile collector (the kiosk opens no port)."),
         ("blackbox", "The last minutes of touches and sensor samples, kept in RAM only; SIGUSR1 (systemctl kill -s USR1 motionkiosk), a frame stall or a fatal display error writes them to a dump folder that `motionkiosk replay FOLDER` plays back to the same state."),
