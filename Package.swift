@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "VisitorText"),
         // When a stand is open: weekly hours and closed dates on the local wall clock.
         .target(name: "OpeningHours"),
-        .target(name: "KioskConfig", dependencies: ["Sensors", "CTOML", "VisitorText", "OpeningHours"]),
+        .target(name: "KioskConfig", dependencies: ["Sensors", "Syscalls", "Diagnostics", "CTOML", "VisitorText", "OpeningHours"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
@@ -76,7 +76,7 @@ let package = Package(
                 dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics", "VisitorText"]),
 
         // The command line as data: options, help, errors naming the option (Embedded-safe).
-        .target(name: "CommandLineParser"),
+        .target(name: "CommandLineParser", dependencies: ["Diagnostics"]),
         // The frame loop that `run`, `pattern`, `replay` and the tests all drive.
         .target(name: "KioskRuntime",
                 dependencies: ["Geometry", "Raster", "Gestures", "Trace", "Sensors", "Platform", "Syscalls", "Diagnostics", "Exhibits", "KioskConfig", "VisitorText", "OpeningHours"]),

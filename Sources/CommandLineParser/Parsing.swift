@@ -1,3 +1,4 @@
+import Diagnostics
 /// What the command line asks for.
 public enum CommandLineRequest: Equatable, Sendable {
     case run(ParsedCommand)
@@ -30,7 +31,7 @@ public struct ParsedCommand: Equatable, Sendable {
     public func integer(_ option: String, in range: ClosedRange<Int>) throws(CommandLineError) -> Int? {
         guard let text = values[option] else { return nil }
         guard let v = Int(text), range.contains(v) else {
-            throw CommandLineError("--\(option) '\(text)': expected a whole number from \(range.lowerBound) to \(range.upperBound)", command: name)
+            throw CommandLineError("--\(option) \(echoed(text)): expected a whole number from \(range.lowerBound) to \(range.upperBound)", command: name)
         }
         return v
     }
@@ -38,7 +39,7 @@ public struct ParsedCommand: Equatable, Sendable {
     public func unsigned(_ option: String) throws(CommandLineError) -> UInt64? {
         guard let text = values[option] else { return nil }
         guard let v = UInt64(text) else {
-            throw CommandLineError("--\(option) '\(text)': expected a whole number from 0 to 18446744073709551615", command: name)
+            throw CommandLineError("--\(option) \(echoed(text)): expected a whole number from 0 to 18446744073709551615", command: name)
         }
         return v
     }
@@ -46,7 +47,7 @@ public struct ParsedCommand: Equatable, Sendable {
     public func number(_ option: String, in range: ClosedRange<Double>) throws(CommandLineError) -> Double? {
         guard let text = values[option] else { return nil }
         guard let v = Double(text), v.isFinite, range.contains(v) else {
-            throw CommandLineError("--\(option) '\(text)': expected a number from \(describe(range.lowerBound)) to \(describe(range.upperBound))", command: name)
+            throw CommandLineError("--\(option) \(echoed(text)): expected a number from \(describe(range.lowerBound)) to \(describe(range.upperBound))", command: name)
         }
         return v
     }
@@ -55,7 +56,7 @@ public struct ParsedCommand: Equatable, Sendable {
     public func choice(_ option: String, _ choices: [String]) throws(CommandLineError) -> String? {
         guard let text = values[option] else { return nil }
         guard choices.contains(text) else {
-            throw CommandLineError("--\(option) '\(text)': expected one of \(choices.joined(separator: ", "))", command: name)
+            throw CommandLineError("--\(option) \(echoed(text)): expected one of \(choices.joined(separator: ", "))", command: name)
         }
         return text
     }
@@ -80,7 +81,7 @@ extension ToolSpec {
             case "help":
                 rest = rest.dropFirst()
                 guard let name = rest.first else { return .show(help()) }
-                guard let command = subcommand(name) else { throw CommandLineError("no subcommand named '\(name)'" + suggestion(name, subcommands.map { $0.name })) }
+                guard let command = subcommand(name) else { throw CommandLineError("no subcommand named \(echoed(name))" + suggestion(name, subcommands.map { $0.name })) }
                 return .show(help(for: command))
             default: break
             }
@@ -91,7 +92,7 @@ extension ToolSpec {
             rest = rest.dropFirst()
         } else if let name = defaultSubcommand, let fallback = subcommand(name) {
             if let first = rest.first, !first.hasPrefix("-") {
-                throw CommandLineError("no subcommand named '\(first)'" + suggestion(first, subcommands.map { $0.name }))
+                throw CommandLineError("no subcommand named \(echoed(first))" + suggestion(first, subcommands.map { $0.name }))
             }
             command = fallback
         } else {
@@ -116,7 +117,7 @@ extension ToolSpec {
             if word == "-h" || word == "--help" { return .show(help(for: command)) }
             if word == "--version" { return .show(version + "\n") }
             guard word.hasPrefix("--") else {
-                throw CommandLineError("unknown option '\(word)'", command: command.name)
+                throw CommandLineError("unknown option \(echoed(word))", command: command.name)
             }
             var name = String(word.dropFirst(2))
             var inline: String?
@@ -125,7 +126,7 @@ extension ToolSpec {
                 name = String(name[..<eq])
             }
             guard let option = command.option(name) else {
-                throw CommandLineError("unknown option '--\(name)'" + suggestion(name, command.options.map { $0.name }, prefix: "--"), command: command.name)
+                throw CommandLineError("unknown option " + echoed("--" + name) + suggestion(name, command.options.map { $0.name }, prefix: "--"), command: command.name)
             }
             if option.isFlag {
                 if inline != nil { throw CommandLineError("--\(name) takes no value", command: command.name) }
@@ -153,13 +154,15 @@ extension ToolSpec {
                 throw CommandLineError("missing <\(argument.name)>", command: command.name)
             }
         }
-        if k < positional.count { throw CommandLineError("unexpected argument '\(positional[k])'", command: command.name) }
+        if k < positional.count { throw CommandLineError("unexpected argument \(echoed(positional[k]))", command: command.name) }
         return .run(parsed)
     }
 
     /// " (did you mean --frame-file?)" for a near miss; "" otherwise.
     func suggestion(_ word: String, _ candidates: [String], prefix: String = "") -> String {
         var best: (name: String, distance: Int)?
+        // A word far longer than any name is no misspelling (and would cost its length squared).
+        guard word.utf8.count <= 64 else { return "" }
         for c in candidates {
             let d = editDistance(word, c)
             if d <= max(2, c.count / 3), d < (best?.distance ?? Int.max) { best = (c, d) }

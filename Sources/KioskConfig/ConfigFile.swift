@@ -1,3 +1,4 @@
+import Diagnostics
 import Sensors
 import VisitorText
 
@@ -19,17 +20,27 @@ extension KioskConfiguration {
         let known = Dictionary(uniqueKeysWithValues: ConfigSchema.keys.map { ($0.fullName, $0) })
         let tables = ConfigSchema.tableNames
 
+        var hinted = 0, unknownTables = 0
         let written = Set(document.tables.map { $0.name })
         for (name, line) in document.tables where !tables.contains(name) {
             // [text.fr] and what dotted keys imply under it: checked with their entries.
             if name.hasPrefix("text.") { continue }
             // Only the outermost unknown table is reported: [foo.bar] under an unknown [foo] is one mistake.
             if let dot = name.lastIndex(of: "."), written.contains(String(name[..<dot])), !tables.contains(String(name[..<dot])) { continue }
-            var message = "unknown table [\(name)]"
-            if let near = ConfigSchema.nearest(name, in: tables) { message += "; did you mean [\(near)]?" }
+            // A file of a hundred thousand unknown tables is not a configuration: the first
+            // are listed, the rest counted.
+            unknownTables += 1
+            if unknownTables > ConfigSchema.listedTables { continue }
+            var message = "unknown table [\(echoedName(name))]"
+            hinted += 1
+            if hinted <= ConfigSchema.hintedErrors, let near = ConfigSchema.nearest(name, in: tables) { message += "; did you mean [\(near)]?" }
             errors.append(ConfigError(file: file, line: line, key: nil, message: message))
         }
-        var hinted = 0
+        if unknownTables > ConfigSchema.listedTables {
+            let more = unknownTables - ConfigSchema.listedTables
+            errors.append(ConfigError(file: file, line: errors.last?.line ?? 1, key: nil,
+                                      message: "and \(more) more unknown table\(more == 1 ? "" : "s") (only the first \(ConfigSchema.listedTables) are listed)"))
+        }
         for entry in document.entries {
             if entry.path.count >= 3 && entry.path[0] == "text" {
                 let language = entry.path[1], textKey = entry.path[2...].joined(separator: ".")
@@ -71,13 +82,13 @@ extension KioskConfiguration {
         if let locked = config.exhibits.locked, locked != .commissioning, !config.exhibits.order.contains(locked),
            let entry = document.entry("exhibits.locked") {
             errors.append(ConfigError(file: file, line: entry.line, key: entry.key,
-                                      message: "'\(locked.rawValue)' is locked but not in exhibits.order"))
+                                      message: "\(echoed(locked.rawValue)) is locked but not in exhibits.order"))
         }
         if !errors.isEmpty { throw ConfigErrors(errors: errors) }
         for language in config.text.overrides.keys.sorted() where !config.exhibits.languages.contains(language) {
             if let entry = document.entries.first(where: { $0.path.count >= 3 && $0.path[0] == "text" && $0.path[1] == language }) {
                 warn(ConfigError(file: file, line: entry.line, key: entry.key,
-                                 message: "'\(language)' is not in exhibits.languages: visitors will not see this wording"))
+                                 message: "\(echoed(language)) is not in exhibits.languages: visitors will not see this wording"))
             }
         }
         if let entry = document.entry("input.arrow_keys_tilt") {

@@ -1,5 +1,7 @@
 import OpeningHours
+import Diagnostics
 import Sensors
+import Syscalls
 import VisitorText
 
 /// One error in a configuration file, naming the file, line and key.
@@ -10,7 +12,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible, Sendable {
     public var message: String
 
     public var description: String {
-        "\(file):\(line): " + (key.map { "\($0): " } ?? "") + message
+        "\(file):\(line): " + (key.map { "\(echoedName($0)): " } ?? "") + message
     }
 }
 
@@ -45,7 +47,7 @@ enum ConfigSchema {
         ("input", "Touchscreens, mice and keyboards (through libinput)."),
         ("sensors", "The accelerometer that gives tilt and shake, and the barometer."),
         ("exhibits", "Which exhibits the launcher offers, idle reset, per-exhibit options."),
-        ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\". Keys: " + TextKey.all.joined(separator: ", ") + "."),
+        ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\"; \\n is the one line break (control characters and U+2028/U+2029 are refused). Keys: " + TextKey.all.joined(separator: ", ") + "."),
         ("schedule", "Opening hours on the stand's local time (the system's time zone). Outside them the display is off (DPMS, or a DSI panel's backlight) and the kiosk sleeps; at opening the exhibits start fresh."),
         ("metrics", "Health metrics for Prometheus, written as a file for node_exporter's textfile collector (the kiosk opens no port)."),
         ("blackbox", "The last minutes of touches and sensor samples, kept in RAM only; SIGUSR1 (systemctl kill -s USR1 motionkiosk), a frame stall or a fatal display error writes them to a dump folder that `motionkiosk replay FOLDER` plays back to the same state."),
@@ -154,7 +156,7 @@ enum ConfigSchema {
             for item in items {
                 let text = try string(item)
                 guard let d = CivilTime.date(text), let t = CivilTime(year: d.year, month: d.month, dayOfMonth: d.day) else {
-                    throw ValueProblem(message: "'\(text)' is not a date like \"2026-12-25\"")
+                    throw ValueProblem(message: "\(echoed(text)) is not a date like \"2026-12-25\"")
                 }
                 days.insert(t.day)
             }
@@ -168,7 +170,7 @@ enum ConfigSchema {
         ConfigKey(table: "metrics", name: "path", doc: "The metrics file, replaced atomically (temporary file, then rename); node_exporter reads *.prom files in its --collector.textfile.directory. Empty: none.",
                   defaultText: "\"/var/lib/prometheus/node-exporter/motionkiosk.prom\"") { c, v throws(ValueProblem) in
             let path = try absolutePathOrEmpty(v)
-            if !path.isEmpty && !path.hasSuffix(".prom") { throw ValueProblem(message: "'\(path)': node_exporter reads only files ending in .prom") }
+            if !path.isEmpty && !path.hasSuffix(".prom") { throw ValueProblem(message: "\(echoed(path)): node_exporter reads only files ending in .prom") }
             c.metrics.path = path
         },
         ConfigKey(table: "metrics", name: "visitors_path", doc: "Anonymous visitor counts per exhibit and hour (sessions, time played, touches, languages, demos turned into play), appended while people play; read them with `motionkiosk stats`. Empty: none.",
@@ -201,6 +203,8 @@ enum ConfigSchema {
 
     /// How many unknown keys in one file get a "did you mean" hint.
     static let hintedErrors = 100
+    /// How many unknown tables of one file are listed; the rest are counted in one more line.
+    static let listedTables = 100
 
     static var tableNames: [String] {
         var names: [String] = []
@@ -218,11 +222,11 @@ enum ConfigSchema {
             let code = try string(item)
             guard Language.named(code) != nil else {
                 let shipped = Language.shipped.map { $0.code }
-                var message = "'\(code)' is not a language the kiosk has text for (" + shipped.joined(separator: ", ") + ")"
+                var message = "\(echoed(code)) is not a language the kiosk has text for (" + shipped.joined(separator: ", ") + ")"
                 if let near = nearest(code, in: shipped) { message += "; did you mean '\(near)'?" }
                 throw ValueProblem(message: message)
             }
-            if codes.contains(code) { throw ValueProblem(message: "'\(code)' is listed twice") }
+            if codes.contains(code) { throw ValueProblem(message: "\(echoed(code)) is listed twice") }
             codes.append(code)
         }
         return codes
@@ -235,7 +239,12 @@ enum ConfigSchema {
         var paths: [String] = []
         for item in items {
             let path = try nonEmpty(item)
-            guard path.hasPrefix("/") else { throw ValueProblem(message: "'\(path)' is not an absolute path") }
+            guard path.hasPrefix("/") else { throw ValueProblem(message: "\(echoed(path)) is not an absolute path") }
+            // A FIFO or a device would hang the font loader: only a regular file (or none
+            // yet: a fallback may be installed later) is a font.
+            if let kind = FileKind.of(path), kind != .regular {
+                throw ValueProblem(message: "\(echoed(path)) is \(kind), not a regular file: a font must be a file")
+            }
             paths.append(path)
         }
         return paths
@@ -251,10 +260,10 @@ enum ConfigSchema {
     /// A museum's wording for `key` in `language` (`[text.fr] "motion-cube.title" = "…"`).
     static func textOverride(language: String, key: String, _ v: TOMLValue) throws(ValueProblem) -> String {
         guard Language.named(language) != nil else {
-            throw ValueProblem(message: "no language '\(language)'; text tables are " + Language.shipped.map { "[text.\($0.code)]" }.joined(separator: ", "))
+            throw ValueProblem(message: "no language \(echoed(language)); text tables are " + Language.shipped.map { "[text.\($0.code)]" }.joined(separator: ", "))
         }
         guard TextKey.all.contains(key) else {
-            var message = "no visitor text '\(key)'"
+            var message = "no visitor text \(echoed(key))"
             if let near = nearest(key, in: TextKey.all) { message += "; did you mean '\(near)'?" }
             throw ValueProblem(message: message)
         }
@@ -262,8 +271,15 @@ enum ConfigSchema {
         guard text.unicodeScalars.count <= longestText else {
             throw ValueProblem(message: "\(text.unicodeScalars.count) characters; at most \(longestText)")
         }
-        if text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F }) {
-            throw ValueProblem(message: "contains a control character (only \\n, a line break, is allowed)")
+        // C0 and C1 controls draw as boxes or nothing; U+2028/U+2029 (line and paragraph
+        // separators) are refused rather than guessed at: "\n" is the one line break.
+        if let bad = text.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+                                                        || $0.value == 0x2028 || $0.value == 0x2029 }) {
+            var hex = String(bad.value, radix: 16, uppercase: true)
+            while hex.count < 4 { hex = "0" + hex }
+            let code = "U+" + hex
+            let what = bad.value == 0x2028 ? "a line separator" : bad.value == 0x2029 ? "a paragraph separator" : "a control character"
+            throw ValueProblem(message: "contains \(what) (\(code)); only \\n, a line break, is allowed")
         }
         return text
     }
@@ -271,7 +287,7 @@ enum ConfigSchema {
     /// A path the service can use whatever its working folder, or "" (the feature is off).
     static func absolutePathOrEmpty(_ v: TOMLValue) throws(ValueProblem) -> String {
         let path = try string(v)
-        if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "'\(path)' is not an absolute path") }
+        if !path.isEmpty && !path.hasPrefix("/") { throw ValueProblem(message: "\(echoed(path)) is not an absolute path") }
         return path
     }
 
@@ -309,7 +325,7 @@ enum ConfigSchema {
         let s = try string(v)
         if let c = T(rawValue: s) { return c }
         let options = T.allCases.map { $0.rawValue }
-        var message = "'\(s)' is not one of " + options.joined(separator: ", ")
+        var message = "\(echoed(s)) is not one of " + options.joined(separator: ", ")
         if let near = nearest(s, in: options) { message += "; did you mean '\(near)'?" }
         throw ValueProblem(message: message)
     }
@@ -317,7 +333,7 @@ enum ConfigSchema {
         let s = try string(v)
         let parts = s.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w), (16...8192).contains(h) else {
-            throw ValueProblem(message: "'\(s)' is not a size like \"480x800\"")
+            throw ValueProblem(message: "\(echoed(s)) is not a size like \"480x800\"")
         }
         return .init(width: w, height: h)
     }
@@ -325,12 +341,12 @@ enum ConfigSchema {
         let s = try string(v)
         if s.isEmpty { return nil }
         let at = s.split(separator: "@", omittingEmptySubsequences: false)
-        guard at.count <= 2 else { throw ValueProblem(message: "'\(s)' is not a mode like \"800x480\" or \"800x480@60\"") }
+        guard at.count <= 2 else { throw ValueProblem(message: "\(echoed(s)) is not a mode like \"800x480\" or \"800x480@60\"") }
         let sz: KioskConfiguration.Size
-        do { sz = try size(.string(String(at[0]))) } catch { throw ValueProblem(message: "'\(s)' is not a mode like \"800x480\" or \"800x480@60\"") }
+        do { sz = try size(.string(String(at[0]))) } catch { throw ValueProblem(message: "\(echoed(s)) is not a mode like \"800x480\" or \"800x480@60\"") }
         var refresh: Int? = nil
         if at.count == 2 {
-            guard let r = Int(at[1]), (1...480).contains(r) else { throw ValueProblem(message: "'\(s)': refresh after '@' must be 1…480 Hz") }
+            guard let r = Int(at[1]), (1...480).contains(r) else { throw ValueProblem(message: "\(echoed(s)): refresh after '@' must be 1…480 Hz") }
             refresh = r
         }
         return .init(width: sz.width, height: sz.height, refresh: refresh)
@@ -338,7 +354,7 @@ enum ConfigSchema {
     static func mount(_ v: TOMLValue) throws(ValueProblem) -> BoardMount {
         if case .string(let name) = v {
             if let m = BoardMount(name), BoardMount.names.contains(name.lowercased()) { return m }
-            var message = "'\(name)' is not one of " + BoardMount.names.joined(separator: ", ")
+            var message = "\(echoed(name)) is not one of " + BoardMount.names.joined(separator: ", ")
             if let near = nearest(name, in: BoardMount.names) { message += "; did you mean '\(near)'?" }
             throw ValueProblem(message: message)
         }
@@ -363,7 +379,7 @@ enum ConfigSchema {
             let name: ExhibitName = try choice(item)
             // The installer's screen opens by a corner press or `locked`, never as a visitor's tile.
             if name == .commissioning { throw ValueProblem(message: "'commissioning' is the installer's screen, not a tile for visitors; it opens with a long press in the top-left corner (exhibits.commissioning_corner_press)") }
-            if out.contains(name) { throw ValueProblem(message: "'\(name.rawValue)' is listed twice") }
+            if out.contains(name) { throw ValueProblem(message: "\(echoed(name.rawValue)) is listed twice") }
             out.append(name)
         }
         if out.isEmpty { throw ValueProblem(message: "the launcher needs at least one exhibit") }

@@ -109,7 +109,7 @@ public final class FrameLoop {
     /// the loop, so none can end the process with the console still in graphics mode (a
     /// closed SSH session sends SIGHUP; Ctrl-\ sends SIGQUIT).
     public func leaveOnSignals(orAfter seconds: Double? = nil) throws(SystemError) {
-        try loop.onSignals(FrameLoop.leavingSignals + [SIGUSR1, SIGUSR2]) { [unowned(unsafe) self] signal in
+        try loop.onSignals(FrameLoop.handledSignals) { [unowned(unsafe) self] signal in
             if signal == SIGUSR1 {
                 self.say("SIGUSR1: " + self.statusLine())
                 self.dumpBlackBoxAskedFor()
@@ -134,6 +134,8 @@ public final class FrameLoop {
 
     /// The signals that end the loop cleanly.
     public static let leavingSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
+    /// Every signal the loop takes (`EventLoop.holdSignals` them from the very start).
+    public static let handledSignals: [Int32] = leavingSignals + [SIGUSR1, SIGUSR2]
 
     static func signalName(_ signal: Int32) -> String {
         switch signal {
@@ -728,8 +730,14 @@ public final class FrameLoop {
         } catch {
             if !metricsProblemSaid {
                 metricsProblemSaid = true
-                let message = "metrics: cannot write \(path): \(error) (node_exporter's textfile directory; [metrics] path)"
-                if error.errno == ENOENT { log.info(message) } else { log.warning(message) }
+                // Said once, where an operator looks: a missing folder usually means
+                // node_exporter is not installed, and nobody sees the stand's health.
+                let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+                if error.errno == ENOENT {
+                    log.warning("metrics: the folder \(folder) of \(path) does not exist: no metrics are written (install prometheus-node-exporter, or set [metrics] path = \"\" to turn them off)")
+                } else {
+                    log.warning("metrics: cannot write \(path): \(error) (node_exporter's textfile directory; [metrics] path)")
+                }
             }
         }
     }

@@ -20,7 +20,7 @@ public func writePreviews(settings: KioskApp.Settings, fonts: FontSet, log: Log,
         for name in settings.order {
             let panel = VirtualPanel(width: settings.width, height: settings.height)
             guard let (frame, _) = try DemoPreview.play(name, settings: settings, display: panel, fonts: fonts, log: log) else {
-                log.warning("no exhibit named '\(name)' for a preview")
+                log.warning("no exhibit named \(echoed(name)) for a preview")
                 continue
             }
             frames.append((name, frame))

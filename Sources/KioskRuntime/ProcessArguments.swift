@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Syscalls
 
 /// The process's arguments without the program name, from /proc/self/cmdline: the same in
 /// regular and Embedded Swift (which has no `CommandLine`).
@@ -15,7 +16,8 @@ public func processArguments() -> [String] {
         if n <= 0 { break }
         bytes += chunk[0..<n]
     }
-    var words = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    // Byte for byte: a path that is not UTF-8 still names its file.
+    var words = bytes.split(separator: 0, omittingEmptySubsequences: false).map { PathBytes.string($0) }
     if words.last == "" { words.removeLast() }
     return Array(words.dropFirst())
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Syscalls
 
 /// The largest file each kind of text may be: far above any real one, far below what
 /// would exhaust a stand's memory.
@@ -30,14 +31,34 @@ public func readTextFile(_ path: String, limit: Int = TextFileLimit.configuratio
         filled += n
     }
     bytes.removeSubrange(filled...)
-    guard let text = String(validating: bytes, as: UTF8.self) else { throw TextFileError(reason: "not UTF-8 text") }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+        let (line, column, byte) = firstInvalidUTF8(bytes)
+        throw TextFileError(reason: "not UTF-8 text: line \(line), column \(column) has the byte 0x\(String(byte, radix: 16, uppercase: true))")
+    }
     return text
+}
+
+/// Where the first character that is not valid UTF-8 starts: its line, its column (characters
+/// from the line's start, counting from 1) and its first byte, so a technician finds it.
+func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8) {
+    var line = 1, column = 1, i = 0
+    while i < bytes.count {
+        let b = bytes[i]
+        let length = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0
+        guard length > 0, i + length <= bytes.count,
+              String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else {
+            return (line, column, b)
+        }
+        if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+        i += length
+    }
+    return (line, column, 0)
 }
 
 /// Opens a regular file of at most `limit` bytes for reading; returns the descriptor (the
 /// caller closes it) and the size. A FIFO or a device is refused before anything is read.
 public func openRegularFile(_ path: String, limit: Int) throws(TextFileError) -> (fd: Int32, size: Int) {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard fd >= 0 else { throw TextFileError(reason: String(cString: strerror(errno))) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
@@ -82,7 +103,7 @@ public func safeFileName(_ name: String) -> String {
 /// Whether `path` is a folder (following links).
 public func isFolder(_ path: String) -> Bool {
     var info = stat()
-    guard stat(path, &info) == 0 else { return false }
+    guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return false }
     // As in readTextFile: the S_IF* constants' type differs between Glibc modules.
     return UInt32(truncatingIfNeeded: info.st_mode) & UInt32(truncatingIfNeeded: S_IFMT) == UInt32(truncatingIfNeeded: S_IFDIR)
 }
@@ -91,14 +112,14 @@ public func makeDirectories(_ path: String) throws(TextFileError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for part in path.split(separator: "/") {
         prefix += part + "/"
-        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+        if PathBytes.withCString(prefix, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
             throw TextFileError(reason: "cannot create \(prefix): \(String(cString: strerror(errno)))")
         }
     }
 }
 
 public func writeTextFile(_ path: String, _ text: String) throws(TextFileError) {
-    guard let f = fopen(path, "wb") else { throw TextFileError(reason: "\(path): \(String(cString: strerror(errno)))") }
+    guard let f = PathBytes.withCString(path, { fopen($0, "wb") }) else { throw TextFileError(reason: "\(path): \(String(cString: strerror(errno)))") }
     defer { fclose(f) }
     let bytes = Array(text.utf8)
     if fwrite(bytes, 1, bytes.count, f) != bytes.count { throw TextFileError(reason: "\(path): write failed") }

@@ -47,9 +47,20 @@ public final class EventLoop {
         return timer
     }
 
-    /// Delivers these signals (SIGTERM, SIGINT, …) through the loop instead of interrupting it.
+    /// Blocks these signals now and queues them in a signalfd until `onSignals` takes them:
+    /// a signal that arrives while the kiosk is still starting (fonts, the scene) waits for
+    /// the loop instead of ending the process by its default action.
+    public func holdSignals(_ signals: [Int32]) throws(SystemError) {
+        held = (signals, try events.signalDescriptor(for: signals))
+    }
+    private var held: (signals: [Int32], fd: Int32)?
+
+    /// Delivers these signals (SIGTERM, SIGINT, …) through the loop instead of interrupting it;
+    /// those held since `holdSignals` are delivered too.
     public func onSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(SystemError) {
-        let fd = try events.signalDescriptor(for: signals)
+        let fd: Int32
+        if let held, held.signals == signals { fd = held.fd } else { fd = try events.signalDescriptor(for: signals) }
+        held = nil
         let events = self.events
         try addReader(fd) {
             while let s = events.readSignal(fd) { handler(s) }

@@ -104,25 +104,25 @@ public extension SystemCalls {
 
     /// Moves a file (replacing `to`).
     func rename(_ from: String, to: String) throws(SystemError) {
-        if Glibc.rename(from, to) != 0 { throw SystemError(errno: errno, attempt: "rename \(from) to \(to)") }
+        if PathBytes.withCString(from, { f in PathBytes.withCString(to) { Glibc.rename(f, $0) } }) != 0 { throw SystemError(errno: errno, attempt: "rename \(from) to \(to)") }
     }
 
     /// Creates a folder; one that exists already is fine.
     func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
-        if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError(errno: errno, attempt: "create \(path)") }
+        if PathBytes.withCString(path, { mkdir($0, mode) }) != 0 && errno != EEXIST { throw SystemError(errno: errno, attempt: "create \(path)") }
     }
 
     /// Creates a folder that was not there: anything already at `path` (a symbolic link
     /// someone put there) is an error, EEXIST.
     func makeNewDirectory(_ path: String, mode: mode_t) throws(SystemError) {
-        if mkdir(path, mode) != 0 { throw SystemError(errno: errno, attempt: "create \(path)") }
+        if PathBytes.withCString(path, { mkdir($0, mode) }) != 0 { throw SystemError(errno: errno, attempt: "create \(path)") }
     }
 
     /// Removes a file, if it is there (nothing to say if not: the caller tidies up).
-    func removeFile(_ path: String) { _ = unlink(path) }
+    func removeFile(_ path: String) { _ = PathBytes.withCString(path) { unlink($0) } }
 
     /// Removes an empty folder, if it is there.
-    func removeDirectory(_ path: String) { _ = rmdir(path) }
+    func removeDirectory(_ path: String) { _ = PathBytes.withCString(path) { rmdir($0) } }
 
     func syncFile(_ fd: Int32, named name: String) throws(SystemError) {
         while fsync(fd) != 0 {
@@ -139,18 +139,18 @@ public extension SystemCalls {
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         // mkstemp: O_CREAT|O_EXCL (a symbolic link there is EEXIST, never followed), mode 0600.
-        var template = Array((folder + "." + name + ".XXXXXX").utf8CString)
+        var template = PathBytes.bytes(folder + "." + name + ".XXXXXX").map { CChar(bitPattern: $0) } + [0]
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 { throw SystemError(errno: errno, attempt: "create a temporary file beside \(path)") }
         // The kiosk starts again by exec: no descriptor may leak into it.
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let created = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let created = PathBytes.string(template.dropLast().map { UInt8(bitPattern: $0) })
         return (fd, created)
     }
 
     func status(of path: String) -> FileStatus? {
         var info = stat()
-        return lstat(path, &info) == 0 ? FileStatus(info) : nil
+        return PathBytes.withCString(path) { lstat($0, &info) } == 0 ? FileStatus(info) : nil
     }
 
     func status(of fd: Int32) -> FileStatus? {
@@ -174,7 +174,7 @@ public final class LinuxSystem: SystemCalls {
     public init() {}
 
     public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
-        let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+        let fd = PathBytes.withCString(path) { Glibc.open($0, flags | O_CLOEXEC, mode) }
         if fd < 0 { throw SystemError(errno: Glibc.errno, attempt: "open \(path)") }
         return fd
     }
@@ -235,7 +235,7 @@ public final class LinuxSystem: SystemCalls {
     public func serveAllocationsByMmap(from bytes: Int32) { _ = motionkiosk_set_mmap_threshold(bytes) }
 
     public func readSmallFile(_ path: String) throws(SystemError) -> String? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = PathBytes.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         if fd < 0 {
             if Glibc.errno == ENOENT { return nil }
             throw SystemError(errno: Glibc.errno, attempt: "open \(path)")
@@ -255,7 +255,7 @@ public final class LinuxSystem: SystemCalls {
         return String(decoding: bytes, as: UTF8.self)
     }
     public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {
-        let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC)
+        let fd = PathBytes.withCString(path) { Glibc.open($0, O_WRONLY | O_CLOEXEC) }
         if fd < 0 { throw SystemError(errno: Glibc.errno, attempt: "open \(path) for writing") }
         defer { Glibc.close(fd) }
         let bytes = Array(text.utf8)
@@ -263,7 +263,7 @@ public final class LinuxSystem: SystemCalls {
         if n < 0 { throw SystemError(errno: Glibc.errno, attempt: "write '\(text)' to \(path)") }
     }
     public func listDirectory(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
+        guard let dir = PathBytes.withCString(path, { opendir($0) }) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -274,7 +274,7 @@ public final class LinuxSystem: SystemCalls {
         }
         return names.sorted()
     }
-    public func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    public func fileExists(_ path: String) -> Bool { PathBytes.withCString(path) { access($0, F_OK) } == 0 }
 }
 
 /// CLOCK_MONOTONIC in microseconds. Free of state, so a reader thread may call it too; the

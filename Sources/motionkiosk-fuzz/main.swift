@@ -3,7 +3,12 @@
 // or a hang is the failure (the process dies, or CI's time runs out); refusals are the
 // expected outcome. Prints one JSON line per target.
 //
-//   motionkiosk-fuzz [config|trace|iio|visitors|all] [--seconds S] [--seed N]
+//   motionkiosk-fuzz [config|trace|iio|visitors|fonts|environment|all] [--seconds S] [--seed N]
+//
+// `fonts` names font files the way a config can (FIFOs, devices, folders, empty, cut and
+// corrupted fonts) and draws the launcher with what loads; `environment` sets TZ, TZDIR and
+// LANG as a unit file or a shell could and reads the wall clock as the kiosk does. Each of
+// their inputs runs under a 10 s alarm: a hang dies as a trap would.
 //
 // Before each input it is written to `motionkiosk-fuzz.input` in the current folder, so
 // the one that killed the process can be read back and turned into a test.
@@ -18,6 +23,7 @@ import KioskRuntime
 import Platform
 import Raster
 import Sensors
+import Syscalls
 import Trace
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -33,12 +39,12 @@ while !arguments.isEmpty {
     case "--seed":
         guard let v = arguments.first.flatMap({ UInt64($0) }) else { fatalError("--seed needs a whole number") }
         seed = v; arguments.removeFirst()
-    case "config", "trace", "iio", "visitors": targets.append(a)
-    case "all": targets += ["config", "trace", "iio", "visitors"]
+    case "config", "trace", "iio", "visitors", "fonts", "environment": targets.append(a)
+    case "all": targets += ["config", "trace", "iio", "visitors", "fonts", "environment"]
     default: fatalError("unknown argument \(a)")
     }
 }
-if targets.isEmpty { targets = ["config", "trace", "iio", "visitors"] }
+if targets.isEmpty { targets = ["config", "trace", "iio", "visitors", "fonts", "environment"] }
 
 /// Where the input under test is kept, for a post-mortem.
 let inputFile = fopen("motionkiosk-fuzz.input", "w")
@@ -111,7 +117,7 @@ do { fonts = try FontSet() } catch { fatalError("fonts: \(error)") }
 let quiet = Log(minimum: .error, sink: { _, _ in })
 
 /// Replays `records` on `exhibit` at a random size; false when the replay could not start.
-@MainActor func replay(_ records: [TraceRecord], exhibit: String, width: Int, height: Int, seed: UInt64) -> Bool {
+@MainActor func replay(_ records: [TraceRecord], exhibit: String, width: Int, height: Int, seed: UInt64, fonts: FontSet = fonts) -> Bool {
     let settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed)
     guard let runner = try? ReplayRunner(settings: settings, display: VirtualPanel(width: width, height: height),
                                          fonts: fonts, log: quiet) else { return false }
@@ -178,7 +184,117 @@ for target in targets {
             runs += 1
         }
         print("{\"fuzz\":\"visitors\",\"seed\":\(seed),\"seconds\":\(seconds),\"runs\":\(runs)}")
+    case "fonts":
+        // Paths as a [text] fonts list may name them: special files, and font files cut short
+        // or with bytes changed, rewritten for each input.
+        let folder = "/tmp/motionkiosk-fuzz-fonts-\(getpid())"
+        mkdir(folder, 0o755)
+        mkfifo(folder + "/fifo.ttf", 0o644)
+        mkdir(folder + "/folder.ttf", 0o755)
+        symlink("/dev/zero", folder + "/zero.ttf")
+        symlink(folder + "/loop.ttf", folder + "/loop.ttf")
+        close(open(folder + "/empty.ttf", O_WRONLY | O_CREAT | O_TRUNC, 0o644))
+        let original = readBytes(Font.dejaVuSansPath) ?? []
+        let candidates = [Font.dejaVuSansPath, folder + "/fifo.ttf", folder + "/folder.ttf", folder + "/zero.ttf", folder + "/loop.ttf",
+                          folder + "/empty.ttf", folder + "/cut.ttf", folder + "/changed.ttf", folder + "/missing.ttf", "/dev/null", "/"]
+        var random = SeededGenerator(seed: seed ^ 0xF0E7)
+        let end = monotonicSeconds() + seconds
+        var runs = 0, accepted = 0
+        while monotonicSeconds() < end {
+            if !original.isEmpty {
+                writeBytes(folder + "/cut.ttf", Array(original.prefix(Int(random.next() % UInt64(original.count)))))
+                var changed = original
+                for _ in 0..<(1 + Int(random.next() % 64)) {
+                    changed[Int(random.next() % UInt64(changed.count))] = UInt8(truncatingIfNeeded: random.next())
+                }
+                writeBytes(folder + "/changed.ttf", changed)
+            }
+            let paths = (0..<(1 + Int(random.next() % 3))).map { _ in candidates[Int(random.next() % UInt64(candidates.count))] }
+            let list = "[text]\nfonts = [" + paths.map { "\"\($0)\"" }.joined(separator: ", ") + "]\n"
+            keep(list)
+            alarm(10)
+            // The config check refuses what is not a file; a font that changes after it is
+            // still refused (or drawn) by the loader without waiting.
+            _ = try? KioskConfiguration.parse(list, file: "fuzz.toml")
+            if let set = try? FontSet(regularPaths: paths, boldPaths: paths.reversed()) {
+                _ = set.block("Tilt the box: مرحبا שלום 日本語 é", in: Rect(x: 0, y: 0, width: 200, height: 120), size: 24, minimumSize: 10)
+                _ = replay([TraceRecord(t: 100, .checkpoint(name: "end"))], exhibit: "launcher", width: 480, height: 800, seed: 1, fonts: set)
+                accepted += 1
+            }
+            alarm(0)
+            runs += 1
+        }
+        for name in ["fifo.ttf", "zero.ttf", "loop.ttf", "empty.ttf", "cut.ttf", "changed.ttf"] { unlink(folder + "/" + name) }
+        rmdir(folder + "/folder.ttf")
+        rmdir(folder)
+        print("{\"fuzz\":\"fonts\",\"seed\":\(seed),\"seconds\":\(seconds),\"runs\":\(runs),\"accepted\":\(accepted),\"refused\":\(runs - accepted)}")
+    case "environment":
+        // TZ as a unit file or a shell could set it (zone names, POSIX rules, files, FIFOs),
+        // TZDIR pointing at a folder of traps, LANG; then the wall clock as the kiosk reads it.
+        // The kiosk never calls setlocale, so LANG reaches nothing today: it is set anyway,
+        // so that a future setlocale meets it here first.
+        let folder = "/tmp/motionkiosk-fuzz-zones-\(getpid())"
+        mkdir(folder, 0o755)
+        mkfifo(folder + "/fifo", 0o644)
+        mkfifo(folder + "/UTC0", 0o644)
+        mkdir(folder + "/Europe", 0o755)
+        symlink("/dev/zero", folder + "/Europe/Berlin")
+        let zones = ["Europe/Berlin", ":Europe/Berlin", "Australia/Lord_Howe", "CET-1CEST,M3.5.0,M10.5.0/3", "<+1030>-10:30<+11>-11,M10.1.0,M4.1.0",
+                     ":\(folder)/fifo", "\(folder)/fifo", "fifo", ":/dev/zero", "/dev/stdin", ":", "", "UTC0", "../../../dev/zero",
+                     ":/usr/share/zoneinfo/Europe/Berlin", "EST5EDT,M3.2.0/2,M11.1.0/2", "XXX-99:99:99"]
+        let languages = ["C", "C.UTF-8", "en_US.UTF-8", "ar_EG.UTF-8", "ja_JP.eucJP", "de_DE@euro", "../../etc/passwd", ""]
+        var random = SeededGenerator(seed: seed ^ 0x7E57)
+        let end = monotonicSeconds() + seconds
+        var runs = 0, refused = 0
+        while monotonicSeconds() < end {
+            var tz: String? = zones[Int(random.next() % UInt64(zones.count))]
+            if random.next() % 3 == 0 { tz = mutate(tz ?? "", &random) }
+            if random.next() % 10 == 0 { tz = nil }
+            let tzdir: String? = random.next() % 3 == 0 ? folder : nil
+            let lang = random.next() % 4 == 0 ? mutate(languages[Int(random.next() % UInt64(languages.count))], &random)
+                : languages[Int(random.next() % UInt64(languages.count))]
+            keep("TZ=\(tz ?? "(unset)")\nTZDIR=\(tzdir ?? "(unset)")\nLANG=\(lang)\n")
+            alarm(10)
+            if let tz { setenv("TZ", tz, 1) } else { unsetenv("TZ") }
+            if let tzdir { setenv("TZDIR", tzdir, 1) } else { unsetenv("TZDIR") }
+            setenv("LANG", lang, 1)
+            setenv("LC_ALL", lang, 1)
+            if ZoneFileGuard.makeSafe() != nil { refused += 1 }
+            // As at the kiosk's start: the C library reads the zone anew (localtime_r alone
+            // would keep the first one it read).
+            tzset()
+            let read = StandSchedule.systemLocalTime(monotonicNow: { 0 })
+            for t: Microseconds in [0, 3_600_000_000, -86_400_000_000, 1_000_000_000_000_000, -1_000_000_000_000_000] { _ = read(t) }
+            for s: Int64 in [0, 1_774_746_000, 1_792_890_000, Int64(Int32.max) * 8, -Int64(Int32.max) * 8] { _ = WallClock.local(s) }
+            alarm(0)
+            runs += 1
+        }
+        for name in ["fifo", "UTC0", "Europe/Berlin"] { unlink(folder + "/" + name) }
+        rmdir(folder + "/Europe")
+        rmdir(folder)
+        print("{\"fuzz\":\"environment\",\"seed\":\(seed),\"seconds\":\(seconds),\"runs\":\(runs),\"refused\":\(refused)}")
     default:
         break
     }
+}
+
+/// A whole file's bytes (a font to corrupt); nil when it cannot be read.
+func readBytes(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { return n == 0 ? bytes : nil }
+        bytes += chunk[0..<n]
+    }
+}
+
+func writeBytes(_ path: String, _ bytes: [UInt8]) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
 }

@@ -24,7 +24,7 @@ let motionKioskCommandLine = ToolSpec(
     version: motionKioskVersion,
     subcommands: [
         CommandSpec(name: "run", abstract: "Run the kiosk (the default). Without a drivable display, plays each exhibit's demo on the virtual panel and writes previews.",
-                    discussion: "Leaves on SIGTERM, SIGINT, SIGHUP or SIGQUIT and gives the display and console back. SIGUSR1 logs one status line (what is showing, frames, touches, memory) and goes on.",
+                    discussion: "Signals, as the service uses them: SIGHUP (systemctl reload motionkiosk) reads the configuration again and applies it, or refuses it and runs on unchanged; in a terminal it leaves, as a closed session means. SIGUSR1 (systemctl kill -s USR1 motionkiosk) logs one status line (what is showing, frames, touches, memory) and writes a black-box dump. SIGUSR2 (sent by motionkiosk screenshot) writes a PNG of the screen to \(serviceScreenshotFile). SIGTERM (systemctl stop), SIGINT or SIGQUIT leave and give the display and console back. Signals sent while the kiosk starts wait until it runs; its pid file (\(servicePidFile)) is written only then.",
                     options: [OptionSpec("config", help: "Configuration file (default \(KioskConfiguration.defaultPath) when it exists, else built-in defaults).")]
                         + displayOptions + [
                         OptionSpec("exhibit", help: "Show only this exhibit, without a home control (overrides exhibits.locked)."),

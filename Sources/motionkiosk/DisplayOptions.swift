@@ -1,4 +1,5 @@
 import CommandLineParser
+import Diagnostics
 import Geometry
 import KioskRuntime
 import Platform
@@ -16,7 +17,7 @@ func displaySettings(_ c: ParsedCommand, base: DisplaySettings = DisplaySettings
         if let connector = try c.nonEmpty("connector") { s.drm.connectorName = connector }
         if let mode = try c.nonEmpty("mode") {
             s.drm.mode = mode
-            guard let size = DisplaySettings.modeSize(mode) else { throw CommandLineError("--mode '\(mode)': expected WIDTHxHEIGHT[@HZ], each side 1…8192") }
+            guard let size = DisplaySettings.modeSize(mode) else { throw CommandLineError("--mode \(echoed(mode)): expected WIDTHxHEIGHT[@HZ], each side 1…8192") }
             (s.virtualWidth, s.virtualHeight) = size
         }
         if let rotation = c.string("rotation") {

@@ -15,6 +15,13 @@ import Trace
 
 /// `motionkiosk run`: the configuration and the flags become a `FrameLoop` showing the kiosk.
 func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
+    // First of all: a reload, status or screenshot signal sent while the kiosk starts (fonts,
+    // the scene) waits in the loop's signalfd instead of ending the process.
+    let loop: EventLoop
+    do throws(SystemError) {
+        loop = try EventLoop()
+        try loop.holdSignals(FrameLoop.handledSignals)
+    } catch { throw KioskError("\(error)") }
     let configuration = try loadConfiguration(c.string("config"))
     let log = Log(minimum: logLevel(configuration.logging.level))
     var settings = configuration.kioskSettings
@@ -31,7 +38,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     display = try displaySettings(c, base: configuration.displaySettings)
     settings.locked = exhibit ?? settings.locked
     if let locked = settings.locked, ExhibitCatalog.type(named: locked) == nil {
-        throw KioskError("no exhibit named '\(locked)'; exhibits: " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+        throw KioskError("no exhibit named \(echoed(locked)); exhibits: " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
     }
     let clock = MonotonicClock()
     settings.seed = seed ?? UInt64(truncatingIfNeeded: clock.now) | 1
@@ -72,13 +79,6 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.screenshotFile = serviceScreenshotFile
     let configurationPath = c.string("config") ?? KioskConfiguration.defaultPath
     loopSettings.blackBox = configuration.blackBoxSettings(kiosk: settings, text: try? readTextFile(configurationPath))
-    if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
-        // `motionkiosk screenshot` finds the service here.
-        let pidFile = String(cString: runtime) + "/motionkiosk.pid"
-        do throws(SystemError) { try writeFileAtomically(pidFile, "\(getpid())\n", system: LinuxSystem.shared) } catch {
-            log.warning("pid file: \(error)")
-        }
-    }
     if !configuration.metrics.visitorsPath.isEmpty {
         loopSettings.visitorStatisticsFile = configuration.metrics.visitorsPath
         loopSettings.visitorStatisticsWallClock = StandSchedule.systemLocalTime(monotonicNow: { clock.now })
@@ -88,9 +88,16 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let scene = KioskScene(settings: settings, fonts: fonts, log: log)
     let frames: FrameLoop
     do throws(SystemError) {
-        frames = FrameLoop(loop: try EventLoop(), clock: clock, log: log, content: scene, settings: loopSettings)
+        frames = FrameLoop(loop: loop, clock: clock, log: log, content: scene, settings: loopSettings)
         try frames.leaveOnSignals(orAfter: seconds)
     } catch { throw KioskError("\(error)") }
+    if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
+        // `motionkiosk screenshot` finds the service here: only once its signals are handled.
+        let pidFile = String(cString: runtime) + "/motionkiosk.pid"
+        do throws(SystemError) { try writeFileAtomically(pidFile, "\(getpid())\n", system: LinuxSystem.shared) } catch {
+            log.warning("pid file: \(error)")
+        }
+    }
     // As a service, SIGHUP (systemctl reload) re-reads the file; in a terminal it still
     // means the session ended.
     var reloader: ConfigurationReload? = nil
@@ -172,7 +179,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
 /// systemd's MainPID, notify access and watchdog carry on. Only returns when exec failed.
 private func startAgainInPlace(log: Log) {
     let arguments = ["motionkiosk"] + processArguments()
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { PathBytes.withCString($0) { strdup($0) } }
     argv.append(nil)
     execv("/proc/self/exe", &argv)
     log.error("starting again failed: execv: \(String(cString: strerror(errno))); leaving for systemd to restart the kiosk")
@@ -181,7 +188,7 @@ private func startAgainInPlace(log: Log) {
 
 func loadConfiguration(_ given: String?) throws(KioskError) -> KioskConfiguration {
     let path = given ?? KioskConfiguration.defaultPath
-    if given == nil && access(path, F_OK) != 0 { return KioskConfiguration() }
+    if given == nil && !LinuxSystem.shared.fileExists(path) { return KioskConfiguration() }
     let text: String
     do { text = try readTextFile(path) } catch { throw KioskError("\(path): \(error)") }
     do { return try KioskConfiguration.parse(text, file: path, warn: { printError("warning: \($0)") }) } catch { throw KioskError(error.description) }

@@ -1,6 +1,7 @@
 // `motionkiosk sensors`: live readings from the accelerometer and barometer the kiosk would
 // use, for installers checking a stand's mounting ("tilt it left: does x go negative?").
 import CommandLineParser
+import Diagnostics
 import Geometry
 import KioskRuntime
 import Platform
@@ -22,7 +23,7 @@ func sensors(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         } else {
             let text = c.string("accelerometer") ?? "auto"
             guard let choice = AccelerometerChoice(parsing: text, devRoot: devRoot) else {
-                throw CommandLineError("--accelerometer '\(text)': expected auto, iio:…, i2c:…, keys or fixed")
+                throw CommandLineError("--accelerometer \(echoed(text)): expected auto, iio:…, i2c:…, keys or fixed")
             }
             config.accelerometer = choice
         }
@@ -30,7 +31,7 @@ func sensors(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         config.iioMode = mode == "buffered" ? .buffered : mode == "polled" ? .polled : .auto
         config.iioTrigger = try c.nonEmpty("trigger")
         let mount = c.string("mount") ?? "normal"
-        guard let board = BoardMount(mount) else { throw CommandLineError("--mount '\(mount)': not a known orientation or an invertible 3×3 matrix") }
+        guard let board = BoardMount(mount) else { throw CommandLineError("--mount \(echoed(mount)): not a known orientation or an invertible 3×3 matrix") }
         config.board = board
         let degrees = try c.integer("rotation", in: 0...270) ?? 0
         guard let rotation = PanelRotation(rawValue: degrees) else { throw CommandLineError("--rotation must be 0, 90, 180 or 270") }

@@ -13,11 +13,22 @@ func visitorStats(_ c: ParsedCommand) -> Int32 {
     for file in [path + ".1", path] {
         let text: String
         do { text = try readTextFile(file, limit: 8 * VisitorStatistics.rollBytes) } catch {
-            if access(file, F_OK) != 0 { continue }
+            // Only a file that is not there means no counts; one that cannot be read is said.
+            if !LinuxSystem.shared.fileExists(file) && errno == ENOENT { continue }
             printError("\(file): \(error)")
             return 1
         }
         found += 1
+        // The kiosk writes plain UTF-8 with LF line ends; a file saved by an editor on
+        // another system is named for what it is, not reported as a bad count.
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            printError("\(file): starts with a byte-order mark (U+FEFF): save it as UTF-8 without one")
+            return 1
+        }
+        if let line = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.contains("\r") }) {
+            printError("\(file): line \(line + 1) ends in CR LF (Windows line ends): the counts file has LF line ends only")
+            return 1
+        }
         let skipped = { (line: Int) in printError("warning: \(file): line \(line) was cut short (a power cut or a full disk); it is not counted") }
         do throws(VisitorStatistics.FileProblem) { try VisitorStatistics.totals(text, into: &totals, skipped: skipped) } catch {
             printError("\(file): \(error)")

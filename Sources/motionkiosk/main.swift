@@ -6,12 +6,15 @@ import Glibc
 #endif
 import CommandLineParser
 import KioskRuntime
+import Syscalls
 
 exit(motionKioskMain(processArguments()))
 
 func motionKioskMain(_ arguments: [String]) -> Int32 {
     // A closed stdout or stderr (a pipe whose reader went away) must not kill a subcommand.
     signal(SIGPIPE, SIG_IGN)
+    // Before anything reads the local time: a TZ naming a FIFO would hang the first lookup.
+    if let problem = ZoneFileGuard.makeSafe() { printError("warning: \(problem)") }
     let request: CommandLineRequest
     do { request = try motionKioskCommandLine.parse(arguments) } catch {
         var text = "Error: \(error.message)\n"
@@ -24,13 +27,26 @@ func motionKioskMain(_ arguments: [String]) -> Int32 {
     switch request {
     case .show(let text):
         print(text, terminator: "")
-        return 0
+        return standardOutputWritten(0)
     case .run(let command):
-        do { return try run(command) } catch {
+        let status: Int32
+        do { status = try run(command) } catch {
             printError("Error: \(error)")
-            return 1
+            status = 1
         }
+        // The kiosk's own log lines are not its product; what the other commands print is.
+        return command.name == "run" ? status : standardOutputWritten(status)
     }
+}
+
+/// `status`, or 1 with a message when what was printed did not all reach stdout (a full
+/// disk, /dev/full, a closed pipe): a playbook must not take an empty file for success.
+func standardOutputWritten(_ status: Int32) -> Int32 {
+    errno = 0
+    if flushStandardOutput() && !standardOutputFailed { return status }
+    // errno is the failed write's when the flush failed; an earlier failure left only the flag.
+    printError("Error: writing standard output failed" + (errno != 0 ? ": " + String(cString: strerror(errno)) : ""))
+    return status == 0 ? 1 : status
 }
 
 func run(_ command: ParsedCommand) throws(KioskError) -> Int32 {
@@ -59,5 +75,16 @@ func printError(_ message: String, newline: Bool = true) {
 /// the board test reads the log while the kiosk runs).
 func log(_ line: String) {
     var text = line + "\n"
-    text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+    text.withUTF8 { bytes in
+        var done = 0
+        while done < bytes.count {
+            let n = write(1, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { standardOutputFailed = true; return }
+            done += n
+        }
+    }
 }
+
+/// A line `log` wrote did not reach stdout.
+nonisolated(unsafe) var standardOutputFailed = false

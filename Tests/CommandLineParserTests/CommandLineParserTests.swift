@@ -57,6 +57,11 @@ import Testing
         #expect(message(["replay", "--out", "o", "a", "b"]) == "unexpected argument 'b'")
         #expect(message(["rnu"]) == "no subcommand named 'rnu' (did you mean run?)")
         #expect(message(["run", "-x"]) == "unknown option '-x'")
+        // What the terminal would act on is shown, not sent; a huge word is cut.
+        #expect(message(["run", "-\u{1B}]0;x\u{07}"]) == "unknown option '-\\u{1B}]0;x\\u{7}'")
+        #expect(message(["\u{9B}2J"]) == "no subcommand named '\\u{9B}2J'")
+        let said = message(["run", "-" + String(repeating: "x", count: 899_999)]) ?? ""
+        #expect(said.count < 300 && said.contains("… (900000 characters)"), "\(said.prefix(300))")
     }
 
     @Test func numbersAreCheckedBeforeUse() throws {

@@ -314,3 +314,58 @@ import Sensors
                 "regenerate with: swift run motionkiosk default-config > board/config/config.toml")
     }
 }
+
+/// What a careless or hostile file puts in front of a technician: values echoed escaped and
+/// cut, font paths that would hang the kiosk, a flood of unknown tables, text with controls.
+@Suite struct HostileConfigTests {
+    @Test func aFIFOAsAFontIsRefusedWithItsLine() throws {
+        let fifo = "/tmp/motionkiosk-config-font-fifo-\(getpid())"
+        unlink(fifo)
+        #expect(mkfifo(fifo, 0o644) == 0)
+        defer { unlink(fifo) }
+        var errors: [String] = []
+        do { _ = try KioskConfiguration.parse("[text]\nfonts = [\"\(fifo)\"]\n", file: "c.toml") } catch { errors = error.errors.map { $0.description } }
+        #expect(errors == ["c.toml:2: text.fonts: '\(fifo)' is a FIFO, not a regular file: a font must be a file"])
+        // A font not installed yet is not this file's mistake (a fallback may come later).
+        _ = try KioskConfiguration.parse("[text]\nfonts = [\"/nonexistent/font.ttf\"]\n", file: "c.toml")
+    }
+
+    @Test func valuesAreEchoedEscapedAndCut() throws {
+        var errors: [String] = []
+        do { _ = try KioskConfiguration.parse("[exhibits]\nlanguages = [\"\\u001B[2J\\u009Bx\"]\n", file: "c.toml") } catch {
+            errors = error.errors.map { $0.description }
+        }
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("c.toml:2: exhibits.languages: '\\u{1B}[2J\\u{9B}x' is not a language") == true)
+        #expect(errors.allSatisfy { !$0.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B } })
+        let long = String(repeating: "x", count: 900_000)
+        do { _ = try KioskConfiguration.parse("[display]\nrotation = \"\(long)\"\n", file: "c.toml") } catch {
+            errors = error.errors.map { $0.description }
+        }
+        #expect(errors.count == 1)
+        #expect((errors.first?.count ?? .max) < 400, "a 900 kB value is cut")
+        #expect(errors.first?.contains("… (900000 characters)") == true)
+    }
+
+    @Test func aFloodOfUnknownTablesIsCounted() throws {
+        let text = (0..<5000).map { "[t\($0)]\n" }.joined()
+        var errors: [ConfigError] = []
+        do { _ = try KioskConfiguration.parse(text, file: "c.toml") } catch { errors = error.errors }
+        #expect(errors.count == ConfigSchema.listedTables + 1)
+        #expect(errors.first?.message.hasPrefix("unknown table [t0]") == true)
+        #expect(errors.last?.message == "and 4900 more unknown tables (only the first 100 are listed)")
+    }
+
+    @Test func c1ControlsAndSeparatorsInVisitorTextAreRefused() throws {
+        for (scalar, what) in [("\\u0085", "a control character (U+0085)"), ("\\u2028", "a line separator (U+2028)"),
+                               ("\\u2029", "a paragraph separator (U+2029)"), ("\\u009B", "a control character (U+009B)")] {
+            var errors: [String] = []
+            do { _ = try KioskConfiguration.parse("[text.en]\n\"motion-cube.title\" = \"Cube\(scalar)magic\"\n", file: "c.toml") } catch {
+                errors = error.errors.map { $0.message }
+            }
+            #expect(errors == ["contains \(what); only \\n, a line break, is allowed"])
+        }
+        // A line break is still one.
+        _ = try KioskConfiguration.parse("[text.en]\n\"motion-cube.title\" = \"Cube\\nmagic\"\n", file: "c.toml")
+    }
+}

@@ -156,4 +156,31 @@ import Testing
         #expect(stand.reload.reload())
         #expect(stand.reload.current.exhibits.idleSeconds == 30)
     }
+
+    /// A font path that is a FIFO arriving by reload: refused with its line, the stand runs on
+    /// (before, the reload hung in FreeType's fopen with every signal blocked).
+    @Test func aReloadNamingAFIFOAsAFontIsRefusedAndTheStandRunsOn() throws {
+        let path = "/tmp/motionkiosk-reload-fifo-\(getpid()).toml"
+        let fifo = "/tmp/motionkiosk-reload-fifo-\(getpid()).ttf"
+        unlink(fifo)
+        #expect(mkfifo(fifo, 0o644) == 0)
+        defer { unlink(path); unlink(fifo) }
+        let first = "[exhibits]\norder = [\"grid-block\"]\n"
+        writeConfig(path, first)
+        let configuration = try KioskConfiguration.parse(first, file: path)
+        let said = Locked<[String]>([])
+        let stand = try Stand(path: path, configuration: configuration,
+                              log: Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } }))
+        let (events, frames, reload) = (stand.events, stand.frames, stand.reload)
+        try stand.at(1_000_000) {
+            self.writeConfig(path, "[exhibits]\norder = [\"tilt-box\"]\nlanguages = [\"en\", \"ja\"]\n[text]\nfonts = [\"\(fifo)\"]\n")
+            events.deliver(signal: SIGHUP)
+        }
+        try frames.run()
+        let lines = said.withLock { $0 }
+        #expect(events.now >= 10_000_000, "the stand ran on to its end")
+        #expect(lines.contains { $0.contains("\(path):5: text.fonts: '\(fifo)' is a FIFO, not a regular file") })
+        #expect(lines.contains { $0.contains("reload refused") })
+        #expect(reload.current == configuration)
+    }
 }

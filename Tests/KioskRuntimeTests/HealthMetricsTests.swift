@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 import Exhibits
 import Geometry
 import KioskRuntime
@@ -53,6 +54,28 @@ func readWholeFile(_ path: String) -> String? { try? LinuxSystem.shared.readSmal
         motionkiosk_t_count 3
 
         """)
+    }
+
+    /// A metrics folder that is not there (node_exporter not installed) is said once, as a
+    /// warning an operator sees, with what to do.
+    @Test func aMissingMetricsFolderIsAWarningSaidOnce() throws {
+        let events = VirtualEvents()
+        let (display, _, _) = try fakeScanout(events: events)
+        let scene = KioskScene(settings: KioskApp.Settings(), fonts: try FontSet(), log: quietLog())
+        var loopSettings = quietSettings()
+        loopSettings.metricsFile = "/nonexistent-\(getpid())/motionkiosk.prom"
+        loopSettings.metricsIntervalSeconds = 1
+        let said = Locked<[(LogLevel, String)]>([])
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events),
+                               log: Log(minimum: .debug, sink: { level, line in said.withLock { $0.append((level, line)) } }),
+                               content: scene, settings: loopSettings)
+        try frames.leaveOnSignals(orAfter: 5)
+        try frames.start(display: display)
+        try frames.run()
+        let about = said.withLock { $0 }.filter { $0.1.contains("metrics") }
+        #expect(about.count == 1)
+        #expect(about.first?.0 == .warning)
+        #expect(about.first?.1.contains("the folder /nonexistent-\(getpid()) of /nonexistent-\(getpid())/motionkiosk.prom does not exist") == true)
     }
 
     @Test func aPlayedStandWritesItsMetricsFileAndPromtoolAcceptsIt() throws {

@@ -34,6 +34,18 @@ import Testing
         #expect(refusal(path, limit: 4 << 20) == nil)
     }
 
+    @Test func invalidUTF8IsNamedByLineAndColumn() throws {
+        let path = "/tmp/motionkiosk-utf8-\(getpid()).toml"
+        defer { unlink(path) }
+        let bytes: [UInt8] = Array("[text.fr]\n\"a\" = \"é".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        var reason = ""
+        do { _ = try readTextFile(path) } catch { reason = error.reason }
+        #expect(reason == "not UTF-8 text: line 2, column 9 has the byte 0xC3")
+    }
+
     @Test func textIsReadWhole() throws {
         let path = "/tmp/motionkiosk-text-\(getpid()).toml"
         let f = fopen(path, "wb"); fputs("[display]\nrotation = 90\n", f); fclose(f)

@@ -35,6 +35,8 @@ public final class Font {
     private(set) var shaper: OpaquePointer?
     private var currentSize: Int = -1
     private var cache: GlyphCache
+    /// The file's bytes, mapped while the face reads them.
+    private var mapped: FontFile?
 
     /// Opens face `faceIndex` of the file at `path`; the error names the file and says whether
     /// it is missing or unreadable as a font.
@@ -42,21 +44,20 @@ public final class Font {
         self.path = path
         self.faceIndex = faceIndex
         cache = GlyphCache(budgetBytes: glyphCacheBytes)
-        guard access(path, R_OK) == 0 else {
-            throw FontError(path: path, reason: "no readable file there (Debian: apt-get install fonts-dejavu-core fonts-noto-core fonts-noto-cjk)")
-        }
         guard faceIndex >= 0 && faceIndex < 256 else { throw FontError(path: path, reason: "face index \(faceIndex) is out of range") }
+        let file = try FontFile(path: path)
         var lib: FT_Library?
         let e1 = FT_Init_FreeType(&lib)
         guard e1 == 0, let lib else { throw FontError(path: path, reason: "FreeType init failed (error \(e1))") }
         var f: FT_Face?
-        let e2 = FT_New_Face(lib, path, FT_Long(faceIndex), &f)
+        let e2 = FT_New_Memory_Face(lib, file.bytes, FT_Long(file.count), FT_Long(faceIndex), &f)
         guard e2 == 0, let f else {
             FT_Done_FreeType(lib)
             throw FontError(path: path, reason: "FreeType cannot load face \(faceIndex) of it as a font (error \(e2))")
         }
         library = lib
         face = f
+        mapped = file
         setSize(64 * 16)
         shaper = hb_ft_font_create_referenced(f)
     }
@@ -65,6 +66,7 @@ public final class Font {
         if let shaper { hb_font_destroy(shaper) }
         if let face { FT_Done_Face(face) }
         if let library { FT_Done_FreeType(library) }
+        mapped?.unmap()
     }
 
     /// Sizes in 1/64 pixel per em, clamped to what a screen can show.

@@ -10,4 +10,7 @@
 int motionkiosk_ioctl(int fd, unsigned long request, void *arg);
 // mallopt(M_MMAP_THRESHOLD, bytes): <malloc.h> is not part of Swift's Glibc module.
 int motionkiosk_set_mmap_threshold(int bytes);
+// fflush(stdout), then whether stdout saw an error: 0 when everything printed was written
+// (Swift 6 may not touch the C global `stdout` itself).
+int motionkiosk_flush_stdout(void);
 #endif

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// The kiosk started as systemd starts it, and signalled as `motionkiosk screenshot` and
+/// `systemctl reload` signal it: at once, while it is still loading.
+@Suite(.serialized) struct ServiceStartTests {
+    /// A datagram socket standing in for systemd's notification socket.
+    final class NotifySocket {
+        let path: String
+        let fd: Int32
+        init(_ path: String) {
+            self.path = path
+            unlink(path)
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, b) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = b }
+            }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        }
+        deinit { close(fd); unlink(path) }
+        /// Reads what the kiosk said (READY, RELOADING, …): systemd does, and a full queue
+        /// would make the kiosk wait.
+        func drain() {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
+        }
+    }
+
+    /// What /proc tells of a starting process: whether it has blocked the signals the kiosk
+    /// handles (SIGHUP, SIGUSR1, SIGUSR2, SIGTERM), and whether it has a font file mapped.
+    static func startingState(_ pid: pid_t) -> (signalsBlocked: Bool, fontsOpen: Bool)? {
+        guard let status = readWholeFile("/proc/\(pid)/status"), let maps = readWholeFile("/proc/\(pid)/maps") else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") } ?? ""
+        let mask = UInt64(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last.map(String.init) ?? "", radix: 16) ?? 0
+        let wanted: UInt64 = 1 << (UInt64(SIGHUP) - 1) | 1 << (UInt64(SIGUSR1) - 1) | 1 << (UInt64(SIGUSR2) - 1) | 1 << (UInt64(SIGTERM) - 1)
+        return (mask & wanted == wanted, maps.contains(".ttf") || maps.contains(".ttc"))
+    }
+
+    /// The kiosk takes its signals before it loads anything: no moment of its start has a font
+    /// open and SIGHUP still deadly. Before, fonts and the scene loaded first, and a reload or
+    /// a screenshot sent then killed the kiosk. Signals sent from that moment on are handled.
+    @Test func signalsAreTakenBeforeTheFontsLoad() throws {
+        let folder = "/tmp/motionkiosk-service-order-\(getpid())"
+        mkdir(folder, 0o755)
+        defer { for f in ["motionkiosk.pid", "config.toml"] { unlink(folder + "/" + f) }; rmdir(folder) }
+        let notify = NotifySocket(folder + ".notify")
+        let config = folder + "/config.toml"
+        close(open(config, O_WRONLY | O_CREAT | O_TRUNC, 0o644))
+        let kiosk = try #require(SpawnedKiosk(["run", "--display", "virtual", "--seconds", "2", "--config", config],
+                                              environment: ["NOTIFY_SOCKET=\(notify.path)", "RUNTIME_DIRECTORY=\(folder)"]))
+        var fontsBeforeSignals = false, blocked = false
+        for _ in 0..<100_000 {
+            guard let state = ServiceStartTests.startingState(kiosk.pid) else { break }
+            if state.fontsOpen && !state.signalsBlocked { fontsBeforeSignals = true }
+            if state.signalsBlocked { blocked = true; break }
+            usleep(100)
+        }
+        #expect(blocked, "the kiosk blocked its signals")
+        #expect(!fontsBeforeSignals, "a font was open while SIGHUP could still end the kiosk")
+        for i in 0..<100 {
+            kill(kiosk.pid, i % 2 == 0 ? SIGHUP : SIGUSR1)
+            notify.drain()
+            usleep(500)
+        }
+        let end = kiosk.wait(seconds: 30) { notify.drain() }
+        #expect(end == .exited(0), "\(String(describing: end))")
+    }
+
+    /// The pid file appears only once the kiosk handles its signals: SIGHUP (reload) and
+    /// SIGUSR1 (status) sent the moment it appears, and again and again while the kiosk
+    /// loads its scene, never end the process. Before, the pid file was written before the
+    /// signals were blocked, and the first signal killed the kiosk.
+    @Test func signalsSentAsSoonAsThePidFileAppearsDoNotEndTheKiosk() throws {
+        let folder = "/tmp/motionkiosk-service-start-\(getpid())"
+        mkdir(folder, 0o755)
+        defer { for f in ["motionkiosk.pid", "config.toml", "out", "err"] { unlink(folder + "/" + f) }; rmdir(folder) }
+        let notify = NotifySocket(folder + ".notify")
+        let config = folder + "/config.toml"
+        let fd = open(config, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        close(fd)
+        for attempt in 0..<3 {
+            unlink(folder + "/motionkiosk.pid")
+            let kiosk = try #require(SpawnedKiosk(["run", "--display", "virtual", "--seconds", "2", "--config", config],
+                                                  environment: ["NOTIFY_SOCKET=\(notify.path)", "RUNTIME_DIRECTORY=\(folder)"],
+                                                  stdout: folder + "/out", stderr: folder + "/err"))
+            var waited = 0
+            while access(folder + "/motionkiosk.pid", F_OK) != 0 && waited < 20_000 { usleep(200); waited += 1 }
+            #expect(waited < 20_000, "the kiosk wrote its pid file")
+            for i in 0..<200 {
+                kill(kiosk.pid, i % 2 == 0 ? SIGHUP : SIGUSR1)
+                notify.drain()
+                usleep(500)
+            }
+            let end = kiosk.wait(seconds: 30) { notify.drain() }
+            #expect(end == .exited(0), "attempt \(attempt): \(end)")
+        }
+    }
+}
