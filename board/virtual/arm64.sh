@@ -58,8 +58,9 @@ else
     A=$WORK/apt
     mkdir -p "$A/state/lists/partial" "$A/cache/archives/partial"
     touch "$A/state/status"
+    mkdir -p "$A/sources.list.d"
     echo "deb [arch=arm64,amd64] ${MK_DEBIAN_MIRROR:-http://deb.debian.org/debian} $SUITE main" > "$A/sources.list"
-    SOURCES=(-o "Dir::Etc::SourceList=$A/sources.list" -o "Dir::Etc::SourceParts=-") ARCHES=arm64,amd64
+    SOURCES=(-o "Dir::Etc::SourceList=$A/sources.list" -o "Dir::Etc::SourceParts=$A/sources.list.d") ARCHES=arm64,amd64
 fi
 APT=(apt-get -o "APT::Architecture=arm64" -o "APT::Architectures::=$ARCHES" -o "Dir::State=$A/state"
      -o "Dir::State::status=$A/state/status" -o "Dir::Cache=$A/cache" -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root"
@@ -79,15 +80,15 @@ else
 fi
 # The guest's userland and the kiosk's libraries (Depends of the .deb, resolved by hand).
 # Debian 13 renamed libraries for 64-bit time_t (t64); its udevadm links systemd's shared
-# library, which links libseccomp and libcrypt.
+# library, which links libseccomp, libcrypt and PAM.
 if [ "$SUITE" = bookworm ]; then
     GUEST_PACKAGES="libc6 busybox-static udev libudev1 kmod libkmod2 libacl1 libblkid1 libcap2 libselinux1 libzstd1
   liblzma5 libssl3 libpcre2-8-0 i2c-tools libi2c0 libinput-bin libinput10 libmtdev1 libevdev2 libwacom9
   libwacom-common libglib2.0-0 libgudev-1.0-0 libffi8 libmount1 libdrm2 libdrm-common libfreetype6 libharfbuzz0b libfribidi0 libgraphite2-3 libpng16-16
   zlib1g libbrotli1 libbz2-1.0 libtomlplusplus3 libstdc++6 libgcc-s1 fonts-dejavu-core"
 else
-    GUEST_PACKAGES="libc6 busybox-static udev libudev1 libsystemd-shared libseccomp2 libcrypt1 kmod libkmod2 libacl1 libblkid1
-  libcap2 libselinux1 libzstd1 liblzma5 libssl3t64 libpcre2-8-0 i2c-tools libi2c0 libinput-bin libinput10 libmtdev1 libevdev2
+    GUEST_PACKAGES="libc6 busybox-static udev libudev1 libsystemd-shared libseccomp2 libcrypt1 libpam0g libaudit1 libcap-ng0 kmod libkmod2 libacl1 libblkid1
+  libcap2 libselinux1 libzstd1 liblzma5 libssl3t64 libpcre2-8-0 i2c-tools libi2c0 libinput-bin libinput10 libmtdev1t64 libevdev2
   libwacom9 libwacom-common libglib2.0-0t64 libgudev-1.0-0 libffi8 libmount1 libdrm2 libdrm-common libfreetype6 libharfbuzz0b
   libfribidi0 libgraphite2-3 libpng16-16t64 zlib1g libbrotli1 libbz2-1.0 libtomlplusplus3t64 libstdc++6 libgcc-s1 fonts-dejavu-core"
 fi
@@ -95,10 +96,17 @@ DEBS=$WORK/debs
 mkdir -p "$DEBS"
 (
     cd "$DEBS"
+    missing=()
     for p in $GUEST_PACKAGES linux-image-$ABI linux-headers-$ABI linux-headers-${ABI%-arm64}-common; do
-        ls "${p}"_*_arm64.deb "${p}"_*_all.deb >/dev/null 2>&1 || "${APT[@]}" download -qq "$p:arm64" 2>/dev/null \
-            || "${APT[@]}" download -qq "$p"
+        ls "${p}"_*_arm64.deb "${p}"_*_all.deb >/dev/null 2>&1 || missing+=("$p")
     done
+    # One apt call for all (each call reads the package lists again); one by one if that fails.
+    if [ ${#missing[@]} -gt 0 ] && ! "${APT[@]}" download -qq "${missing[@]}" 2>/dev/null; then
+        for p in "${missing[@]}"; do
+            ls "${p}"_*_arm64.deb "${p}"_*_all.deb >/dev/null 2>&1 || "${APT[@]}" download -qq "$p:arm64" 2>/dev/null \
+                || "${APT[@]}" download -qq "$p"
+        done
+    fi
     # The module build's own tools (fixdep, modpost) run on this machine: the host's kbuild.
     if [ "$SUITE" = bookworm ]; then
         ls linux-kbuild-"$KBUILD_VERSION"_*_amd64.deb >/dev/null 2>&1 || apt-get download -qq "linux-kbuild-$KBUILD_VERSION" 2>/dev/null

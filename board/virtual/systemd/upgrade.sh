@@ -86,7 +86,9 @@ status=$? took=$(( $(now_ms) - t0 ))
 report upgrade-install "apt-get install exit $status in $took ms: $N -> $(version); conffile prompt: $(grep -c -i 'configuration file' /host/upgrade-apt-install.log)"
 report upgrade-conffile "with the stale key sha256=$with_stale; now $(conffile)"
 # The technician's check of the kept file with the new version.
-report upgrade-check-config "$(motionkiosk check-config /root/config-with-stale-key.toml 2>&1 | tr '\n' ' ') exit $?"
+said=$(motionkiosk check-config /root/config-with-stale-key.toml 2>&1)
+rc=$?
+report upgrade-check-config "$(echo "$said" | tr '\n' ' ')exit $rc"
 sleep 2
 report upgrade-stale-state "while the key is in the file: $(running); journal: $(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -m1 'idle_secs')"
 
