@@ -80,7 +80,7 @@ else
 fi
 # The guest's userland and the kiosk's libraries (Depends of the .deb, resolved by hand).
 # Debian 13 renamed libraries for 64-bit time_t (t64); its udevadm links systemd's shared
-# library, which links libseccomp, libcrypt and PAM.
+# library, which links libseccomp, libcrypt and PAM; its glib links libatomic.
 if [ "$SUITE" = bookworm ]; then
     GUEST_PACKAGES="libc6 busybox-static udev libudev1 kmod libkmod2 libacl1 libblkid1 libcap2 libselinux1 libzstd1
   liblzma5 libssl3 libpcre2-8-0 i2c-tools libi2c0 libinput-bin libinput10 libmtdev1 libevdev2 libwacom9
@@ -90,7 +90,7 @@ else
     GUEST_PACKAGES="libc6 busybox-static udev libudev1 libsystemd-shared libseccomp2 libcrypt1 libpam0g libaudit1 libcap-ng0 kmod libkmod2 libacl1 libblkid1
   libcap2 libselinux1 libzstd1 liblzma5 libssl3t64 libpcre2-8-0 i2c-tools libi2c0 libinput-bin libinput10 libmtdev1t64 libevdev2
   libwacom9 libwacom-common libglib2.0-0t64 libgudev-1.0-0 libffi8 libmount1 libdrm2 libdrm-common libfreetype6 libharfbuzz0b
-  libfribidi0 libgraphite2-3 libpng16-16t64 zlib1g libbrotli1 libbz2-1.0 libtomlplusplus3t64 libstdc++6 libgcc-s1 fonts-dejavu-core"
+  libfribidi0 libgraphite2-3 libpng16-16t64 zlib1g libbrotli1 libbz2-1.0 libtomlplusplus3t64 libstdc++6 libgcc-s1 libatomic1 fonts-dejavu-core"
 fi
 DEBS=$WORK/debs
 mkdir -p "$DEBS"

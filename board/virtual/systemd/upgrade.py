@@ -12,7 +12,7 @@ import time
 
 # What the stage adds to the proof's time in the guest (two apt installs, a failed start and
 # three READY waits under TCG), on top of host.py's --timeout.
-EXTRA_SECONDS = 240
+EXTRA_SECONDS = 360
 QEMU_HOST = "10.0.2.2"
 
 
@@ -28,8 +28,8 @@ def check_results(get, check, repo):
     old, new = (versions[0], versions[1]) if len(versions) == 2 else ("?", "?")
     check(get("upgrade-start").startswith(f"installed {old};") and "active/running" in get("upgrade-start"),
           f"upgrade: version N ({old}) installed and running before: {get('upgrade-start') or 'no result'}")
-    check(get("upgrade-edit").startswith("1 edited line(s)") and "config.toml applied" in get("upgrade-edit"),
-          f"upgrade: the museum's edit (idle_seconds = 75) applied by N: {get('upgrade-edit') or 'no result'}")
+    check(get("upgrade-edit").startswith("1 edited line(s); restarted on it: active/running"),
+          f"upgrade: N runs on the museum's edit (idle_seconds = 75): {get('upgrade-edit') or 'no result'}")
     check(get("upgrade-source").startswith("apt-get update exit 0") and f"Candidate: {new}" in get("upgrade-source"),
           f"upgrade: the signed file: repository read by apt, candidate N+1 = {new}: {get('upgrade-source') or 'no result'}")
     check(re.match(rf"apt-get install exit 0 in \d+ ms: {re.escape(old)} -> {re.escape(new)}; conffile prompt: 0$",
@@ -108,7 +108,8 @@ def serve(repo):
 def fleet_repo_stage(fleet, repo):
     """The playbook with motionkiosk_apt_repo set, after the fleet stage installed N from a
     file: it adds the repository (its key for that source only) and apt upgrades the stand to
-    the newest version there (N+1); a second run changes nothing. Returns [(passed, what)]."""
+    the newest version there (N+1). (One run: the file runs above check that a second run
+    changes nothing, and each run costs minutes under TCG.) Returns [(passed, what)]."""
     results = []
     note = lambda ok, what: results.append((ok, what))  # noqa: E731
     t0 = time.time()
@@ -125,9 +126,6 @@ def fleet_repo_stage(fleet, repo):
         note(rc == 0 and recap.get("failed") == 0 and recap.get("changed", 0) > 0 and after == f"install ok installed {versions[-1]}",
              f"fleet: with motionkiosk_apt_repo = {url} (served from this machine) the stand went {before!r} -> {after!r} "
              f"({seconds:.0f} s): exit {rc}, {recap or 'no recap'}")
-        rc, recap, seconds, _ = fleet.playbook("apt-repo-second-run", *extra)
-        note(rc == 0 and recap.get("failed") == 0 and recap.get("changed") == 0,
-             f"fleet: from the repository again, nothing changes ({seconds:.0f} s): exit {rc}, {recap or 'no recap'}")
         _, service = fleet.ssh("systemctl show -p ActiveState -p SubState --value motionkiosk.service | tr '\\n' ' '; "
                                "readlink /proc/$(systemctl show -p MainPID --value motionkiosk.service)/exe")
         _, config_after = fleet.ssh("sha256sum /etc/motionkiosk/config.toml")

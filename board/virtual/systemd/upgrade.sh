@@ -7,7 +7,7 @@
 #
 # The key the new version no longer knows: N and N+1 are one build, so no key exists only in
 # N. What a real N's file would carry, this stage writes after N has read its file (N runs on
-# the museum's edit, applied by a reload; the file on disk then also holds `idle_secs`, a key
+# the museum's edit, started on it; the file on disk then also holds `idle_secs`, a key
 # as N might have called idle_seconds). The upgrade's restart makes N+1 read that file: what
 # it does with the key (the journal names it, file and line; the stand stays dark while it
 # is there) is what this stage shows; then the line goes, as the message says, and the kiosk
@@ -56,15 +56,13 @@ conffile() {
 N=$(version)
 report upgrade-start "installed $N; $(running)"
 
-# --- The museum's edit, applied by N --------------------------------------------------
+# --- The museum's edit, in force in N ------------------------------------------------
+# A restart (not a reload: the fleet stage later counts the reloads that applied a file).
 sed -i 's/^idle_seconds = 90$/idle_seconds = 75/' "$CONF"
-applied_before=$(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -c 'config.toml applied')
-systemctl reload motionkiosk.service
-for _ in $(seq 1 40); do
-    [ "$(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -c 'config.toml applied')" -gt "$applied_before" ] && break
-    sleep 0.5
-done
-report upgrade-edit "$(grep -c '^idle_seconds = 75$' "$CONF") edited line(s); reload: $(journalctl -u motionkiosk.service -b --no-pager -o cat | grep 'config.toml applied' | tail -n 1)"
+before_pid=$(prop MainPID)
+systemctl restart motionkiosk.service
+wait_running "$before_pid" 30000
+report upgrade-edit "$(grep -c '^idle_seconds = 75$' "$CONF") edited line(s); restarted on it: $(running)"
 edited=$(sha256sum "$CONF" | cut -c1-16)
 # A key of N's that N+1 no longer knows (see the header), after N has read the file.
 sed -i 's/^\[exhibits\]$/[exhibits]\nidle_secs = 75/' "$CONF"
