@@ -209,8 +209,12 @@ cp "$ROOTFS$(in_root /bin/busybox /usr/bin/busybox)" "$STAGE/bin/busybox" && ln 
 mkdir -p "$STAGE/usr/lib/systemd"
 ln -s /usr/bin/udevadm "$STAGE/usr/lib/systemd/systemd-udevd"
 for t in modprobe insmod rmmod depmod lsmod; do ln -sf /usr/bin/kmod "$STAGE/sbin/$t"; done
-# Debian 12's udev ships its rules and helpers under /lib/udev, Debian 13's under /usr/lib/udev.
-cp -a "$ROOTFS$(in_root /lib/udev /usr/lib/udev)" "$STAGE/usr/lib/"
+# Debian 12's udev ships its rules and helpers under /lib/udev, Debian 13's under /usr/lib/udev;
+# a package may use the other (our .deb's rules are in /lib/udev): both, merged, as /usr/lib/udev.
+in_root /lib/udev/rules.d/60-input-id.rules /usr/lib/udev/rules.d/60-input-id.rules > /dev/null
+for d in /lib/udev /usr/lib/udev; do
+    [ -d "$ROOTFS$d" ] && mkdir -p "$STAGE/usr/lib/udev" && cp -a "$ROOTFS$d/." "$STAGE/usr/lib/udev/"
+done
 mkdir -p "$STAGE/usr/share/fonts/truetype"
 cp -a "$ROOTFS/usr/share/libinput" "$ROOTFS/usr/share/libwacom" "$STAGE/usr/share/"
 cp -a "$ROOTFS/usr/share/fonts/truetype/dejavu" "$STAGE/usr/share/fonts/truetype/"
