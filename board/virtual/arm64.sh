@@ -230,7 +230,8 @@ cp "$STUB/smbus-stub.ko" "$STAGE/lib/modules/$ABI/extra/"
 depmod -b "$STAGE" "$ABI"
 INITRD=$WORK/initrd.img
 (cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet | zstd -3 -q -f -o "$INITRD")
-say "initramfs $(du -h "$INITRD" | cut -f1); kernel $ABI"
+say "initramfs $(du -h "$INITRD" | cut -f1); kernel $ABI; $(for p in udev libinput10 libudev1 libdrm2 libc6; do
+    printf '%s ' "$p $(dpkg-deb -f "$(ls "$DEBS/${p}"_*_arm64.deb | head -n 1)" Version)"; done)"
 
 # --- Boot it: a landscape panel, so the app turns its portrait frame by 90° -------------
 status=0
