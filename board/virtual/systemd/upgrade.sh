@@ -67,7 +67,6 @@ edited=$(sha256sum "$CONF" | cut -c1-16)
 # A key of N's that N+1 no longer knows (see the header), after N has read the file.
 sed -i 's/^\[exhibits\]$/[exhibits]\nidle_secs = 75/' "$CONF"
 stale_line=$(grep -n '^idle_secs = 75$' "$CONF" | cut -d: -f1)
-cp "$CONF" /root/config-with-stale-key.toml
 with_stale=$(sha256sum "$CONF" | cut -c1-16)
 report upgrade-stale-written "line $stale_line; edited file sha256=$edited, with the stale key sha256=$with_stale"
 
@@ -83,8 +82,8 @@ apt-get install -y motionkiosk < /dev/null > /host/upgrade-apt-install.log 2>&1
 status=$? took=$(( $(now_ms) - t0 ))
 report upgrade-install "apt-get install exit $status in $took ms: $N -> $(version); conffile prompt: $(grep -c -i 'configuration file' /host/upgrade-apt-install.log)"
 report upgrade-conffile "with the stale key sha256=$with_stale; now $(conffile)"
-# The technician's check of the kept file with the new version.
-said=$(motionkiosk check-config /root/config-with-stale-key.toml 2>&1)
+# The technician's check of the kept file with the new version (its default file).
+said=$(motionkiosk check-config 2>&1)
 rc=$?
 report upgrade-check-config "$(echo "$said" | tr '\n' ' ')exit $rc"
 sleep 2
