@@ -6,11 +6,15 @@
 # Type=notify service reaches READY with its first frame on the virtio-gpu scanout, that
 # kill -9 and a SIGSTOP hang (the watchdog) get it restarted, that after a reboot it comes up
 # by itself, the exposure score of systemd-analyze security, and that dpkg -r leaves no
-# process and no unit behind (and the login prompt comes back). Then the fleet playbook
+# process and no unit behind (and the login prompt comes back). Before the removal, the
+# upgrade stage (board/virtual/systemd/upgrade*.sh): version N+1 from a signed apt repository
+# keeps the museum's edited config.toml, names a key it does not know, runs READY on the new
+# binary, and apt goes back to N. Then the fleet playbook
 # (board/fleet/site.yml) runs from the host against the guest, over ssh on a forwarded
 # loopback port, as against any stand: it installs the package again, configures the stand
 # and fetches black-box dumps; a second run must change nothing, and a setting check-config
-# refuses must leave the stand's file alone.
+# refuses must leave the stand's file alone; last, from the apt repository, it upgrades the
+# stand to N+1.
 # Exits non-zero when any check fails. Work files: board/virtual/work/ (git-ignored); a
 # second run reuses the debootstrap tree there (MK_FRESH_ROOT=1 builds it again).
 set -euo pipefail
@@ -29,6 +33,8 @@ lap() { say "$1 ($(( $(date +%s) - T0 )) s so far)"; }
 # busybox-static, kmod, cpio: the small initramfs that mounts the disk; ansible-core and
 # openssh-client: the fleet playbook.
 HOST_PACKAGES="qemu-system-x86 debootstrap e2fsprogs busybox-static kmod cpio python3 ansible-core openssh-client"
+# apt-utils (apt-ftparchive) and gnupg: the upgrade stage's signed repository.
+HOST_PACKAGES="$HOST_PACKAGES apt-utils gnupg"
 install_host_packages $HOST_PACKAGES
 
 # --- The package -----------------------------------------------------------------------
@@ -84,6 +90,9 @@ depmod -b "$DISKROOT" "$ABI"
 cp "$DEB" "$DISKROOT/root/motionkiosk.deb"
 install -m 755 "$HERE/systemd/proof.sh" "$DISKROOT/usr/local/sbin/mk-proof"
 install -m 755 "$HERE/systemd/dst-proof.sh" "$DISKROOT/usr/local/sbin/mk-dst-proof"
+# The upgrade stage: version N+1 in a signed apt repository on the guest's disk (and served
+# to the fleet playbook from here); board/virtual/systemd/upgrade-repo.sh.
+"$HERE/systemd/upgrade-repo.sh" "$DEB" "$WORK/apt-repo" "$DISKROOT" > /dev/null
 install -m 644 "$HERE/systemd/mk-proof.service" "$DISKROOT/etc/systemd/system/mk-proof.service"
 ln -sf /etc/systemd/system/mk-proof.service "$DISKROOT/etc/systemd/system/multi-user.target.wants/mk-proof.service"
 echo kiosk > "$DISKROOT/etc/hostname"
@@ -125,6 +134,7 @@ rm -rf "$STAGE"
 status=0
 python3 "$HERE/systemd/host.py" --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --disk "$DISK" \
     --panel 480x800 --out "$WORK/run-systemd" "${LAUNCHER_ARGS[@]}" \
-    --fleet-key "$FLEET_KEY" --fleet-debs "$(dirname "$DEB")" --kiosk "$WORK/deb/root/usr/bin/motionkiosk" || status=1
+    --fleet-key "$FLEET_KEY" --fleet-debs "$(dirname "$DEB")" --kiosk "$WORK/deb/root/usr/bin/motionkiosk" \
+    --apt-repo "$WORK/apt-repo" || status=1
 say "$(( $(date +%s) - T0 )) s in all; $([ $status = 0 ] && echo "every check passed" || echo "SOME CHECKS FAILED")"
 exit $status

@@ -12,12 +12,13 @@
 # Exits non-zero when any check fails. Work files: board/virtual/work/ (git-ignored).
 #   board/virtual/test.sh                 the x86_64 board
 #   board/virtual/test.sh --arch arm64    the arm64 board (board/virtual/arm64.sh)
+#   board/virtual/test.sh --arch arm64 --suite trixie    the arm64 board on Debian 13
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 case "${1:-}:${2:-}" in
     :|--arch:x86_64|--arch:amd64) ;;
-    --arch:arm64|--arch:aarch64) exec "$HERE/arm64.sh" ;;
-    *) echo "usage: board/virtual/test.sh [--arch x86_64|arm64]" >&2; exit 2 ;;
+    --arch:arm64|--arch:aarch64) shift 2; exec "$HERE/arm64.sh" "$@" ;;
+    *) echo "usage: board/virtual/test.sh [--arch x86_64|arm64 [--suite bookworm|trixie]]" >&2; exit 2 ;;
 esac
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$HERE/work

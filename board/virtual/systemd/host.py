@@ -20,6 +20,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from board import Guest, read_ppm  # noqa: E402  (the virtual board's QEMU guest and PPM reader)
+import upgrade  # noqa: E402  (the upgrade stage: board/virtual/systemd/upgrade.py)
 
 
 def read_png(path):
@@ -299,6 +300,8 @@ def boot(args, out, share, fleet=None):
             elif line == "FLEET":
                 started = time.time()
                 fleet_results = fleet_stage(fleet) if fleet else [(False, "fleet: the proof asked for the fleet stage, no key was given")]
+                if fleet and args.apt_repo:
+                    fleet_results += upgrade.fleet_repo_stage(fleet, args.apt_repo)
                 # The playbook's time is not the proof's.
                 deadline += time.time() - started
                 ctl.sendall(b"OK\n")
@@ -330,7 +333,12 @@ def main():
     p.add_argument("--fleet-key", help="private ssh key whose public half is root's authorized key in the guest")
     p.add_argument("--fleet-debs", help="folder with the .deb the fleet playbook installs")
     p.add_argument("--kiosk", help="this machine's motionkiosk (the .deb's), to replay fetched black-box dumps")
+    p.add_argument("--apt-repo", help="the upgrade stage's apt repository (upgrade-repo.sh): check its results, "
+                   "and serve it to the fleet playbook")
     args = p.parse_args()
+    if args.apt_repo:
+        args.apt_repo = os.path.abspath(args.apt_repo)
+        args.timeout += upgrade.EXTRA_SECONDS
     out = os.path.abspath(args.out)
     share = os.path.join(out, "share")
     os.makedirs(share, exist_ok=True)
@@ -446,6 +454,8 @@ def main():
     m = re.search(r"exposure level for \S+:\s*([\d.]+)", get("security"))
     score = float(m.group(1)) if m else None
     check(score is not None and score <= 2.0, f"systemd-analyze security in the guest: {get('security') or 'no result'}")
+    if args.apt_repo:
+        upgrade.check_results(get, check, args.apt_repo)
     check(get("remove").startswith("dpkg -r exit 0"), f"dpkg -r: {get('remove') or 'no result'}")
     check(get("remove-procs") == "motionkiosk processes: 0", f"after dpkg -r: {get('remove-procs') or 'no result'}")
     check(get("remove-unit").startswith("LoadState=not-found") and get("remove-unit").endswith("0 left"),

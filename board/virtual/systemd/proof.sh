@@ -84,6 +84,8 @@ if [ -f "$PHASE_FILE" ]; then
     journalctl -u motionkiosk.service -b --no-pager -o short-monotonic > /host/motionkiosk-journal-reboot.txt 2>&1
     sleep 2
     shot reboot
+    # Upgrade to N+1 from an apt repository and back (board/virtual/systemd/upgrade.sh).
+    [ -x /usr/local/sbin/mk-upgrade ] && /usr/local/sbin/mk-upgrade
     remove_and_finish
 fi
 report boot "$(systemctl is-system-running) after $(cut -d' ' -f1 /proc/uptime) s; $(systemd --version | head -n 1)"
