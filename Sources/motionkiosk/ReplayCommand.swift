@@ -41,7 +41,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     if let demo {
         guard trace == nil else { printError("give a trace file or --demo, not both"); return 2 }
         guard demo == "launcher" || ExhibitCatalog.type(named: demo) != nil else {
-            printError("--demo '\(demo)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+            printError("--demo \(echoed(demo)): not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
             return 2
         }
         // Its records are made below, laid out as the replay's settings lay the screen out.
@@ -61,7 +61,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     var width = header.width ?? 480, height = header.height ?? 800
     if let size {
         guard let (w, h) = parseSize(size) else {
-            printError("--size '\(size)': expected WIDTHxHEIGHT, e.g. 480x800")
+            printError("--size \(echoed(size)): expected WIDTHxHEIGHT, e.g. 480x800")
             return 2
         }
         width = w; height = h
@@ -78,7 +78,7 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     let exhibit = chosenExhibit ?? stand?.exhibits.locked?.rawValue ?? header.exhibit ?? "launcher"
     guard exhibit == "launcher" || ExhibitCatalog.type(named: exhibit) != nil else {
-        printError("--exhibit '\(exhibit)': not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+        printError("--exhibit \(echoed(exhibit)): not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
         return 2
     }
     var motion = header.motionSettings
@@ -97,12 +97,12 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         recordCount = records.count
     }
     if let zone = c.string("timezone") {
-        if let problem = WallClock.useTimeZone(named: zone) { printError("--timezone '\(zone)': \(problem)"); return 2 }
+        if let problem = WallClock.useTimeZone(named: zone) { printError("--timezone \(echoed(zone)): \(problem)"); return 2 }
     }
     var schedule: StandSchedule? = nil
     if let text = c.string("start-time") {
         guard let start = CivilTime(iso: text) else {
-            printError("--start-time '\(text)': expected a local time like 2026-11-23T17:59:00")
+            printError("--start-time \(echoed(text)): expected a local time like 2026-11-23T17:59:00")
             return 2
         }
         // The wall clock runs through the zone's rules from there, as the stand's does.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CommandLineParser
+import Diagnostics
 import KioskRuntime
 import Syscalls
 
@@ -16,7 +17,7 @@ func screenshot(_ c: ParsedCommand) -> Int32 {
     let out = c.string("out") ?? "screenshot.png"
     var pid: Int32
     if let given = c.string("pid") {
-        guard let p = Int32(given), p > 1 else { printError("--pid '\(given)': expected a process id"); return 2 }
+        guard let p = Int32(given), p > 1 else { printError("--pid \(echoed(given)): expected a process id"); return 2 }
         pid = p
     } else {
         guard let text = try? LinuxSystem.shared.readSmallFile(servicePidFile),

@@ -43,6 +43,19 @@ import Testing
         #expect(said.hasPrefix("Error: writing standard output failed"), "\(said)")
     }
 
+    /// Values given on the command line come back escaped and cut, never as raw terminal
+    /// control sequences or megabytes of text.
+    @Test(arguments: [["replay", "--demo"], ["replay", "--demo", "tilt-box", "--size"], ["replay", "--exhibit"],
+                      ["replay", "--demo", "tilt-box", "--start-time"], ["screenshot", "--pid"]])
+    func optionValuesAreEchoedEscapedAndCut(_ arguments: [String]) throws {
+        let hostile = "\u{1B}[2J\u{1B}]0;owned\u{07}" + String(repeating: "x", count: 5000)
+        let (end, said) = try run(arguments + [hostile])
+        #expect(end == .exited(2) || end == .exited(1), "\(said)")
+        #expect(!said.unicodeScalars.contains("\u{1B}"), "\(said.prefix(200))")
+        #expect(said.utf8.count < 1000, "cut: \(said.utf8.count) bytes")
+        #expect(!said.contains("[2J") || said.contains("\\u{1B}[2J"), "shown escaped where it is shown: \(said.prefix(200))")
+    }
+
     @Test func aTimeZoneThatIsAFIFOIsRefusedAndTheKioskRunsOnUTC() throws {
         let fifo = folder + "/zone"
         #expect(mkfifo(fifo, 0o644) == 0)
