@@ -20,6 +20,17 @@ import Testing
         close(fd)
     }
 
+    /// `text` written to `path` and parsed, and a stand running it whose log lines land in
+    /// `said`.
+    func standRunning(_ text: String, at path: String) throws -> (stand: Stand, configuration: KioskConfiguration, said: Locked<[String]>) {
+        writeConfig(path, text)
+        let configuration = try KioskConfiguration.parse(text, file: path)
+        let said = Locked<[String]>([])
+        let stand = try Stand(path: path, configuration: configuration,
+                              log: Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } }))
+        return (stand, configuration, said)
+    }
+
     /// A stand on a virtual panel running `configuration` from `path` for 10 s, reloading on
     /// SIGHUP, with timers to act at given moments.
     final class Stand {
@@ -56,11 +67,7 @@ import Testing
         let path = "/tmp/motionkiosk-reload-\(getpid()).toml"
         defer { unlink(path) }
         let first = "[exhibits]\norder = [\"grid-block\"]\n"
-        writeConfig(path, first)
-        let configuration = try KioskConfiguration.parse(first, file: path)
-        let said = Locked<[String]>([])
-        let stand = try Stand(path: path, configuration: configuration,
-                              log: Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } }))
+        let (stand, _, said) = try standRunning(first, at: path)
         let (events, scene, frames, reload) = (stand.events, stand.scene, stand.frames, stand.reload)
         var afterGood: [String] = [], afterBad: [String] = []
         let at = stand.at
@@ -124,11 +131,7 @@ import Testing
         let path = "/tmp/motionkiosk-reload-cut-\(getpid()).toml"
         defer { unlink(path) }
         let running = "[exhibits]\norder = [\"tilt-box\", \"grid-block\"]\nidle_seconds = 120\n"
-        writeConfig(path, running)
-        let configuration = try KioskConfiguration.parse(running, file: path)
-        let said = Locked<[String]>([])
-        let stand = try Stand(path: path, configuration: configuration,
-                              log: Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } }))
+        let (stand, configuration, said) = try standRunning(running, at: path)
         let cuts: [(String, String)] = [
             ("", "is empty"),
             ("\n  \n", "is empty"),
@@ -166,11 +169,7 @@ import Testing
         #expect(mkfifo(fifo, 0o644) == 0)
         defer { unlink(path); unlink(fifo) }
         let first = "[exhibits]\norder = [\"grid-block\"]\n"
-        writeConfig(path, first)
-        let configuration = try KioskConfiguration.parse(first, file: path)
-        let said = Locked<[String]>([])
-        let stand = try Stand(path: path, configuration: configuration,
-                              log: Log(minimum: .info, sink: { _, line in said.withLock { $0.append(line) } }))
+        let (stand, configuration, said) = try standRunning(first, at: path)
         let (events, frames, reload) = (stand.events, stand.frames, stand.reload)
         try stand.at(1_000_000) {
             self.writeConfig(path, "[exhibits]\norder = [\"tilt-box\"]\nlanguages = [\"en\", \"ja\"]\n[text]\nfonts = [\"\(fifo)\"]\n")
