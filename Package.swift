@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "KioskConfig", dependencies: ["Sensors", "Syscalls", "Diagnostics", "CTOML", "VisitorText", "OpeningHours"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
-        .target(name: "Raster", dependencies: ["Geometry", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
+        .target(name: "Raster", dependencies: ["Geometry", "Syscalls", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
         .target(name: "Dynamics", dependencies: ["Geometry", "CLanes"]),
         .target(name: "Gestures", dependencies: ["Geometry"]),
         .target(name: "Trace", dependencies: ["Geometry"]),

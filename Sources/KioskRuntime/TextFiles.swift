@@ -66,16 +66,10 @@ public func openRegularFile(_ path: String, limit: Int) throws(TextFileError) ->
         close(fd)
         throw TextFileError(reason: reason)
     }
-    // The S_IF* constants import as Int32 or mode_t depending on the Glibc module: compare
-    // as plain 32-bit patterns.
-    func bits<T: BinaryInteger>(_ v: T) -> UInt32 { UInt32(truncatingIfNeeded: v) }
-    let kind = bits(info.st_mode) & bits(S_IFMT)
-    guard kind == bits(S_IFREG) else {
-        let what = kind == bits(S_IFDIR) ? "a directory" : kind == bits(S_IFIFO) ? "a FIFO"
-            : kind == bits(S_IFCHR) ? "a character device" : kind == bits(S_IFBLK) ? "a block device"
-            : kind == bits(S_IFSOCK) ? "a socket" : "not a file"
+    let kind = FileKind(mode: info.st_mode)
+    guard kind == .regular else {
         close(fd)
-        throw TextFileError(reason: "is \(what), not a regular file")
+        throw TextFileError(reason: "is \(kind), not a regular file")
     }
     guard info.st_size <= limit else {
         close(fd)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Syscalls
 
 /// A font file opened like every other input: without blocking (a FIFO or a device named
 /// as a font would hang FreeType's fopen for ever, at start or in a reload), only if it is a
@@ -14,7 +15,7 @@ struct FontFile {
     let count: Int
 
     init(path: String) throws(FontError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             throw FontError(path: path, reason: "no readable file there (\(reason); Debian: apt-get install fonts-dejavu-core fonts-noto-core fonts-noto-cjk)")
@@ -22,14 +23,8 @@ struct FontFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FontError(path: path, reason: "fstat: \(String(cString: strerror(errno)))") }
-        func bits<T: BinaryInteger>(_ v: T) -> UInt32 { UInt32(truncatingIfNeeded: v) }
-        let kind = bits(info.st_mode) & bits(S_IFMT)
-        guard kind == bits(S_IFREG) else {
-            let what = kind == bits(S_IFDIR) ? "a directory" : kind == bits(S_IFIFO) ? "a FIFO"
-                : kind == bits(S_IFCHR) ? "a character device" : kind == bits(S_IFBLK) ? "a block device"
-                : kind == bits(S_IFSOCK) ? "a socket" : "not a file"
-            throw FontError(path: path, reason: "is \(what), not a regular file")
-        }
+        let kind = FileKind(mode: info.st_mode)
+        guard kind == .regular else { throw FontError(path: path, reason: "is \(kind), not a regular file") }
         guard info.st_size > 0 else { throw FontError(path: path, reason: "is empty") }
         guard info.st_size <= FontFile.largest else {
             throw FontError(path: path, reason: "is \(info.st_size >> 20) MB, more than the \(FontFile.largest >> 20) MB a font may be")
