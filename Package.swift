@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependency direction (see ../shared/design.md and ARCHITECTURE.md):
-//   motionkiosk (argument parsing and wiring) → KioskRuntime (the frame loop) → Exhibits →
+//   motionkiosk (argument parsing and wiring) → KioskRuntime (the frame loop) → KioskConfig →
+//   Exhibits (ExhibitRegistry: every exhibit, declared once in its own folder) →
 //   {Raster, Dynamics, Gestures, Sensors, Platform, Trace} → Geometry.
 // The seam to the system: only Syscalls depends on the C library targets (CSystem, CDRM,
 // CInput), Raster on CFreeType, CHarfBuzz, CFriBidi and CPNG for text and PNG files,
@@ -24,7 +25,7 @@ let package = Package(
         .executable(name: "motionkiosk", targets: ["motionkiosk"]),
         .executable(name: "motionkiosk-bench", targets: ["motionkiosk-bench"]),
         // The readers of outside input, for the coverage-guided fuzz package in Fuzz/.
-        .library(name: "MotionKioskReaders", targets: ["KioskConfig", "Trace", "Sensors"]),
+        .library(name: "MotionKioskReaders", targets: ["KioskConfig", "Exhibits", "Trace", "Sensors"]),
     ],
     targets: [
         // C libraries, found through pkg-config; apt names them for a fresh machine.
@@ -62,7 +63,6 @@ let package = Package(
         .target(name: "VisitorText"),
         // When a stand is open: weekly hours and closed dates on the local wall clock.
         .target(name: "OpeningHours"),
-        .target(name: "KioskConfig", dependencies: ["Sensors", "Syscalls", "Diagnostics", "CTOML", "VisitorText", "OpeningHours"]),
         .target(name: "Diagnostics", dependencies: ["Geometry"]),
         .target(name: "Syscalls", dependencies: ["CSystem", "CDRM", "CInput"]),
         .target(name: "Raster", dependencies: ["Geometry", "Syscalls", "CFreeType", "CHarfBuzz", "CFriBidi", "CPNG"], swiftSettings: rasterUnchecked),
@@ -74,6 +74,9 @@ let package = Package(
 
         .target(name: "Exhibits",
                 dependencies: ["Geometry", "Raster", "Dynamics", "Gestures", "Trace", "Sensors", "Platform", "Diagnostics", "VisitorText"]),
+        // Above Exhibits: the schema's exhibit names, per-exhibit tables and text keys come
+        // from ExhibitRegistry.
+        .target(name: "KioskConfig", dependencies: ["Exhibits", "Sensors", "Syscalls", "Diagnostics", "CTOML", "VisitorText", "OpeningHours"]),
 
         // The command line as data: options, help, errors naming the option (Embedded-safe).
         .target(name: "CommandLineParser", dependencies: ["Diagnostics"]),
@@ -89,7 +92,7 @@ let package = Package(
                           dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics", "VisitorText", "CommandLineParser"],
                           swiftSettings: rasterUnchecked),
 
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Sensors", "VisitorText", "OpeningHours"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Exhibits", "Sensors", "VisitorText", "OpeningHours"]),
         .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "VisitorText", "KioskRuntime", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "OpeningHours", "KioskConfig", "SystemFakes", "Exhibits", "Platform", "Syscalls", "Sensors", "Trace", "Gestures", "Geometry", "Raster", "Diagnostics"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),

@@ -5,21 +5,6 @@ import Raster
 import Trace
 import VisitorText
 
-/// What the launcher shows for an exhibit, and the name configs, traces and replay use.
-public struct ExhibitInfo: Sendable {
-    public var name: String
-    public var title: String
-    public var instruction: String
-    public var tileColor: Color
-}
-
-/// Options a technician can set per exhibit (config.toml [exhibits.NAME]).
-public struct ExhibitOptions: Sendable {
-    public var motionCubeShapeCap = 40
-    public var tiltBoxAltitudeGrey = false
-    public init() {}
-}
-
 /// Everything an exhibit is handed when it is created. It never sees a file descriptor: touch
 /// comes through `gestures`, tilt through `motion(gravity:altitude:)` and `shake()`, time
 /// through `advance(to:)`.
@@ -30,6 +15,7 @@ public struct ExhibitEnvironment {
     /// Exhibits give their sizes for a 480 px wide screen; multiply them by this.
     public var scale: Double { Double(width) / 480 }
     public var fonts: FontSet
+    /// This exhibit's own options (its config table [exhibits.NAME]), defaults where unset.
     public var options: ExhibitOptions
     public var log: Log
     /// The moment the exhibit is created (virtual or monotonic µs).
@@ -111,13 +97,10 @@ public struct ExhibitState: Sendable {
 /// Its gesture actions capture it `unowned(unsafe)` (Embedded Swift has no weak or unowned
 /// references): the `GestureEnvironment` it is given is made for it alone and let go together
 /// with it, so no recognizer can call into an exhibit that is gone.
-public protocol Exhibit: AnyObject {
-    static var info: ExhibitInfo { get }
-    /// The built-in demo the attract loop plays: a trace (JSON Lines, times from 0) of touches,
-    /// in pixels of a 480×800 screen (`demoFrames(width:height:)` places them on others).
-    static var demoTrace: String { get }
-    /// The demo's touches placed on a `width`×`height` screen (demos are written for 480×800).
-    static func demoFrames(width: Int, height: Int) -> [TouchFrame]
+public protocol Exhibit: AnyObject, SendableMetatype {
+    /// Everything the kiosk knows about this exhibit before one exists: its name, tile,
+    /// text keys, options, demo and bench scene. `ExhibitRegistry.all` lists the exhibits.
+    static var profile: ExhibitProfile { get }
 
     /// Sets up the exhibit's recognizers in `gestures`; `random` is its own seeded stream.
     init(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator)
@@ -151,82 +134,6 @@ public extension Exhibit {
     func touches(_ frame: TouchFrame) {}
     var nextDeadline: Microseconds? { nil }
 
-    /// By default demos are stretched, so that their touches land on the same controls and
-    /// places of layouts that scale with the width and keep to their edges. An exhibit laid
-    /// out from one edge with a uniform scale maps them with `demoFrames(scaledBy:)`.
-    static func demoFrames(width: Int, height: Int) -> [TouchFrame] {
-        demoFrames(scaledBy: Vec2(Double(width) / 480, Double(height) / 800))
-    }
-
-    static func demoFrames(scaledBy s: Vec2) -> [TouchFrame] {
-        let sx = s.x, sy = s.y
-        return demoFrames.map { frame in
-            var f = frame
-            for i in f.events.indices { f.events[i].position = Vec2(f.events[i].position.x * sx, f.events[i].position.y * sy) }
-            return f
-        }
-    }
-
-    /// The demo as touch frames; a demo that does not parse is a bug the catalog tests catch.
-    static var demoFrames: [TouchFrame] {
-        guard let records = try? TraceReader.records(in: demoTrace, source: "\(info.name) demo") else { return [] }
-        return TraceRecord.touchFrames(records).map { frame in
-            let time = Microseconds((frame.t * 1000).rounded())
-            return TouchFrame(time: time, events: frame.touches.map {
-                TouchEvent(slot: $0.id, phase: $0.phase,
-                           position: Vec2($0.x, $0.y), time: time)
-            })
-        }
-    }
-}
-
-/// Which exhibit: one case each, so the catalog is a list of values rather than of types
-/// (Embedded Swift has no metatype values).
-public enum ExhibitKind: CaseIterable, Sendable {
-    case motionCube, tiltBox, newtonsCradle, circleDraw, gridBlock, commissioning
-
-    public var info: ExhibitInfo {
-        switch self {
-        case .motionCube: return MotionCube.info
-        case .tiltBox: return TiltBox.info
-        case .newtonsCradle: return NewtonsCradle.info
-        case .circleDraw: return CircleDraw.info
-        case .gridBlock: return GridBlock.info
-        case .commissioning: return Commissioning.info
-        }
-    }
-
-    /// The attract loop's demo, placed on a `width`×`height` screen.
-    public func demoFrames(width: Int, height: Int) -> [TouchFrame] {
-        switch self {
-        case .motionCube: return MotionCube.demoFrames(width: width, height: height)
-        case .tiltBox: return TiltBox.demoFrames(width: width, height: height)
-        case .newtonsCradle: return NewtonsCradle.demoFrames(width: width, height: height)
-        case .circleDraw: return CircleDraw.demoFrames(width: width, height: height)
-        case .gridBlock: return GridBlock.demoFrames(width: width, height: height)
-        case .commissioning: return Commissioning.demoFrames(width: width, height: height)
-        }
-    }
-
-    /// A fresh instance (also how an exhibit is reset).
-    public func make(environment: ExhibitEnvironment, gestures: GestureEnvironment, random: SeededGenerator) -> any Exhibit {
-        switch self {
-        case .motionCube: return MotionCube(environment: environment, gestures: gestures, random: random)
-        case .tiltBox: return TiltBox(environment: environment, gestures: gestures, random: random)
-        case .newtonsCradle: return NewtonsCradle(environment: environment, gestures: gestures, random: random)
-        case .circleDraw: return CircleDraw(environment: environment, gestures: gestures, random: random)
-        case .gridBlock: return GridBlock(environment: environment, gestures: gestures, random: random)
-        case .commissioning: return Commissioning(environment: environment, gestures: gestures, random: random)
-        }
-    }
-}
-
-/// Every exhibit the kiosk knows, in the launcher's default order.
-public enum ExhibitCatalog {
-    public static let all: [ExhibitKind] = [.motionCube, .tiltBox, .newtonsCradle, .circleDraw, .gridBlock]
-    /// The installers' screen: opened from config or a long press, never a launcher tile.
-    public static let installerScreens: [ExhibitKind] = [.commissioning]
-    public static func type(named name: String) -> ExhibitKind? {
-        all.first { $0.info.name == name } ?? installerScreens.first { $0.info.name == name }
-    }
+    /// This exhibit as a value: what settings, replay and the registry carry.
+    static var exhibitType: ExhibitType { ExhibitType(Self.self) }
 }

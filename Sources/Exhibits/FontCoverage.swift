@@ -51,7 +51,7 @@ public enum FontCoverage {
         var found: [FontCoverageProblem] = []
         var byLanguage: [String: (keys: Int, missing: [Unicode.Scalar], chains: Set<String>)] = [:]
         var order: [String] = []
-        text.forEachString { language, key, string, museum in
+        text.forEachString(keys: ExhibitRegistry.textKeys) { language, key, string, museum in
             var missing: [Unicode.Scalar] = []
             var chainNames = Set<String>()
             for scalar in string.unicodeScalars where needsGlyph(scalar) {

@@ -12,17 +12,17 @@ public final class KioskApp {
     public struct Settings {
         public var width = 480
         public var height = 800
-        /// Exhibits on the launcher, in order (names of `ExhibitCatalog`).
-        public var order: [String] = ExhibitCatalog.all.map { $0.info.name }
+        /// Exhibits on the launcher, in order.
+        public var order: [ExhibitType] = ExhibitRegistry.tiles
         /// Show only this exhibit, without a home control; idle resets it.
-        public var locked: String? = nil
+        public var locked: ExhibitType? = nil
         /// Start in this exhibit (replay of one exhibit); nil starts on the launcher.
-        public var initialExhibit: String? = nil
+        public var initialExhibit: ExhibitType? = nil
         /// nil: never reset on idle (replay of one exhibit).
         public var idleTimeout: Microseconds? = 90_000_000
         /// nil: no attract loop.
         public var attractAfter: Microseconds? = 300_000_000
-        public var options = ExhibitOptions()
+        public var options = StandExhibitOptions()
         public var seed: UInt64 = 1
         /// A long press this long in the launcher's top-left corner opens the commissioning
         /// screen; nil turns it off.
@@ -42,13 +42,13 @@ public final class KioskApp {
         public init() {}
 
         /// For replaying a trace: one exhibit with no idle reset or attract loop, or the whole
-        /// kiosk from its launcher ("launcher", idle timer included).
-        public static func replay(exhibit: String, width: Int, height: Int, seed: UInt64) -> Settings {
+        /// kiosk from its launcher (nil, idle timer included).
+        public static func replay(exhibit: ExhibitType?, width: Int, height: Int, seed: UInt64) -> Settings {
             var s = Settings()
             s.width = width
             s.height = height
             s.seed = seed
-            if exhibit != "launcher" {
+            if let exhibit {
                 s.initialExhibit = exhibit
                 s.idleTimeout = nil
                 s.attractAfter = nil
@@ -66,7 +66,7 @@ public final class KioskApp {
         /// How long nobody had touched or tilted it.
         public var idleFor: Microseconds
         /// The attract loop's demo that starts there; nil: the launcher or the locked exhibit.
-        public var attract: String?
+        public var attract: ExhibitType?
         /// The language shown.
         public var language: String
         /// Gravity when a visitor last tilted clearly (nil: never).
@@ -74,7 +74,7 @@ public final class KioskApp {
         /// Gravity the new screen starts with.
         public var gravity: Vec2
 
-        public init(elapsed: Microseconds, idleFor: Microseconds, attract: String?, language: String, tiltReference: Vec2?, gravity: Vec2) {
+        public init(elapsed: Microseconds, idleFor: Microseconds, attract: ExhibitType?, language: String, tiltReference: Vec2?, gravity: Vec2) {
             self.elapsed = elapsed; self.idleFor = idleFor; self.attract = attract; self.language = language
             self.tiltReference = tiltReference; self.gravity = gravity
         }
@@ -100,7 +100,7 @@ public final class KioskApp {
     /// treats it as one (home control, idle reset, locking), only the way in differs.
     private enum Showing {
         case launcher(Launcher)
-        case exhibit(name: String, any Exhibit)
+        case exhibit(ExhibitType, any Exhibit)
         case attract(AttractPlayback, any Exhibit)
     }
 
@@ -162,7 +162,7 @@ public final class KioskApp {
         text = TextBook(languages: settings.languages, overrides: settings.textOverrides)
         legibleTextSize = ExhibitEnvironment.legibleTextSize(width: settings.width, height: settings.height,
                                                              millimetresPerPixel: settings.millimetresPerPixel)
-        counts = VisitorCounts(exhibits: settings.order.filter { ExhibitCatalog.type(named: $0) != nil }, showing: "launcher")
+        counts = VisitorCounts(exhibits: settings.order.map { $0.name }, showing: "launcher")
         let home = KioskApp.homeControlFrame(width: settings.width)
         languageBar = LanguageBar(text: text, fonts: fonts, width: Double(settings.width), top: home.minY,
                                   leftLimit: home.maxX + home.minY,
@@ -211,7 +211,7 @@ public final class KioskApp {
 
     /// Notes a restart point now, when nothing is held (a finger down, a tap about to end)
     /// that a fresh app would not have. Called before the new screen draws from `random`.
-    private func markRestart(attract: String?) {
+    private func markRestart(attract: ExhibitType?) {
         guard heldSince.isEmpty, touchGoesToChrome.isEmpty, chromeGestures.nextDeadline == nil else {
             restartPoint = nil
             return
@@ -245,14 +245,14 @@ public final class KioskApp {
     public var screen: Screen {
         switch showing {
         case .launcher: .launcher
-        case .exhibit(let name, _): .exhibit(name: name)
+        case .exhibit(let type, _): .exhibit(name: type.name)
         case .attract(let playback, _): .attract(name: playback.name)
         }
     }
 
     /// "launcher" or the exhibit a visitor has open (the attract loop counts as the launcher).
     private var screenName: String {
-        if case .exhibit(let name, _) = showing { return name }
+        if case .exhibit(let type, _) = showing { return type.name }
         return "launcher"
     }
 
@@ -279,8 +279,8 @@ public final class KioskApp {
         }
     }
 
-    private func environment() -> ExhibitEnvironment {
-        var e = ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options,
+    private func environment(for type: ExhibitType) -> ExhibitEnvironment {
+        var e = ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options[type],
                                    log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
         e.devices = settings.devices
         e.chrome = languageBar.frames
@@ -332,18 +332,18 @@ public final class KioskApp {
         gestures = GestureEnvironment()
         let bottom = languageBar.frames.map { $0.maxY }.max() ?? 0
         showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts,
-                                     exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
+                                     exhibits: settings.order,
                                      text: text, top: bottom + (8 * scale).rounded(), legibleSize: legibleTextSize,
-                                     gestures: gestures) { [unowned(unsafe) self] name in
-            self.counts.sessions[name, default: 0] += 1
-            self.open(name)
-            self.beginSession(name)
+                                     gestures: gestures) { [unowned(unsafe) self] exhibit in
+            self.counts.sessions[exhibit.name, default: 0] += 1
+            self.open(exhibit)
+            self.beginSession(exhibit.name)
         })
         if let hold = settings.commissioningPress {
             // Installers only: a long press where no tile is, in the top-left corner.
             let corner = Rect(x: 0, y: 0, width: 96 * scale, height: 80 * scale)
-            let press = LongPressGestureRecognizer(region: corner, name: "commissioning") { [unowned(unsafe) self] p in
-                if p.state == .began { self.open(Commissioning.info.name) }
+            let press = LongPressGestureRecognizer(region: corner, name: Commissioning.profile.name) { [unowned(unsafe) self] p in
+                if p.state == .began { self.open(Commissioning.exhibitType) }
             }
             press.minimumPressDuration = hold
             press.allowableMovement = 20 * scale
@@ -351,13 +351,9 @@ public final class KioskApp {
         }
     }
 
-    /// Opens exhibit `name` fresh (also how an exhibit is reset).
-    public func open(_ name: String) {
-        guard let type = ExhibitCatalog.type(named: name) else {
-            log.error("no exhibit named '\(name)'; showing the launcher")
-            showLauncher()
-            return
-        }
+    /// Opens exhibit `type` fresh (also how an exhibit is reset).
+    public func open(_ type: ExhibitType) {
+        let name = type.name
         endSession()
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
@@ -365,9 +361,9 @@ public final class KioskApp {
         chromePress.release()
         touchMarks.removeAll()
         let stream = SeededGenerator(seed: random.next())
-        let e = type.make(environment: environment(), gestures: gestures, random: stream)
+        let e = type.make(environment: environment(for: type), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
-        showing = .exhibit(name: name, e)
+        showing = .exhibit(type, e)
         lockedSessionPending = true
         lastActivity = now
         log.info("exhibit \(name) open")
@@ -408,9 +404,9 @@ public final class KioskApp {
         if downs > 0 {
             counts.touches[screenName, default: 0] += downs
             if let locked = settings.locked, lockedSessionPending, case .exhibit = showing {
-                counts.sessions[locked, default: 0] += 1
+                counts.sessions[locked.name, default: 0] += 1
                 lockedSessionPending = false
-                beginSession(locked)
+                beginSession(locked.name)
             }
             if case .exhibit = showing { session?.touches += downs }
         }
@@ -502,16 +498,16 @@ public final class KioskApp {
         switch showing {
         case .attract(let playback, _):
             playback.advance(to: time)
-            if playback.isFinished { startAttract(after: playback.name) }
-        case .exhibit(let name, _):
+            if playback.isFinished { startAttract(after: playback.exhibit) }
+        case .exhibit(let type, _):
             if let idle = settings.idleTimeout, time - latestActivity >= idle {
-                log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
+                log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(type.name)" : "back to the launcher")")
                 resetLanguage()
                 counts.idleResets += 1
                 if settings.locked != nil {
                     lastActivity = time
                     markRestart(attract: nil)
-                    open(name)
+                    open(type)
                 } else {
                     showLauncher()
                     lastActivity = time
@@ -529,21 +525,20 @@ public final class KioskApp {
         currentExhibit?.advance(to: time)
     }
 
-    private func startAttract(after previous: String?) {
-        let names = settings.order.filter { ExhibitCatalog.type(named: $0) != nil }
-        guard !names.isEmpty else { return }
-        let next: String
-        if let previous, let i = names.firstIndex(of: previous) { next = names[(i + 1) % names.count] } else { next = names[0] }
+    private func startAttract(after previous: ExhibitType?) {
+        let order = settings.order
+        guard !order.isEmpty else { return }
+        let next: ExhibitType
+        if let previous, let i = order.firstIndex(of: previous) { next = order[(i + 1) % order.count] } else { next = order[0] }
         markRestart(attract: next)
         startAttract(next)
     }
 
-    private func startAttract(_ next: String) {
-        guard let type = ExhibitCatalog.type(named: next) else { return }
+    private func startAttract(_ type: ExhibitType) {
         gestures = GestureEnvironment()
-        let e = type.make(environment: environment(), gestures: gestures, random: SeededGenerator(seed: random.next()))
+        let e = type.make(environment: environment(for: type), gestures: gestures, random: SeededGenerator(seed: random.next()))
         e.motion(gravity: gravity, altitude: altitude)
-        let playback = AttractPlayback(name: next, frames: type.demoFrames(width: settings.width, height: settings.height),
+        let playback = AttractPlayback(exhibit: type, frames: type.demoFrames(width: settings.width, height: settings.height),
                                        gestures: gestures, start: now)
         showing = .attract(playback, e)
     }
@@ -670,8 +665,8 @@ public final class KioskApp {
         switch showing {
         case .launcher(let launcher):
             name = "launcher"; s = launcher.state()
-        case .exhibit(let n, let exhibit):
-            name = n; s = exhibit.state()
+        case .exhibit(let type, let exhibit):
+            name = type.name; s = exhibit.state()
         case .attract(let playback, let exhibit):
             name = "launcher"; s = exhibit.state()
             pairs.append(("attract", .string(playback.name)))
@@ -704,7 +699,8 @@ public final class KioskApp {
 
 /// Feeds an exhibit's built-in demo to it, as if a visitor were playing.
 final class AttractPlayback {
-    let name: String
+    let exhibit: ExhibitType
+    var name: String { exhibit.name }
     private let frames: [TouchFrame]
     private let gestures: GestureEnvironment
     private let start: Microseconds
@@ -713,8 +709,8 @@ final class AttractPlayback {
     /// A pause after the demo's last touch, so that its ending can be seen.
     private let tail: Microseconds = 2_500_000
 
-    init(name: String, frames: [TouchFrame], gestures: GestureEnvironment, start: Microseconds) {
-        self.name = name; self.frames = frames; self.gestures = gestures; self.start = start; now = start
+    init(exhibit: ExhibitType, frames: [TouchFrame], gestures: GestureEnvironment, start: Microseconds) {
+        self.exhibit = exhibit; self.frames = frames; self.gestures = gestures; self.start = start; now = start
     }
 
     func advance(to time: Microseconds) {

@@ -10,7 +10,7 @@ import VisitorText
 final class Launcher {
     private let width: Int, height: Int
     private let fonts: FontSet
-    private let exhibits: [ExhibitInfo]
+    private let exhibits: [ExhibitType]
     private let text: TextBook
     private let legibleSize: Double
     /// Where the launcher starts below the app's own controls (the language buttons).
@@ -26,8 +26,8 @@ final class Launcher {
 
     static let background = Color(r: 246, g: 246, b: 250)
 
-    init(width: Int, height: Int, fonts: FontSet, exhibits: [ExhibitInfo], text: TextBook, top: Double, legibleSize: Double,
-         gestures: GestureEnvironment, open: @escaping (String) -> Void) {
+    init(width: Int, height: Int, fonts: FontSet, exhibits: [ExhibitType], text: TextBook, top: Double, legibleSize: Double,
+         gestures: GestureEnvironment, open: @escaping (ExhibitType) -> Void) {
         self.width = width; self.height = height; self.fonts = fonts; self.exhibits = exhibits
         self.text = text; self.top = top; self.legibleSize = legibleSize
         // Sizes for a 480×800 screen, scaled by the smaller ratio: a square panel is not
@@ -46,16 +46,16 @@ final class Launcher {
             let candidate = chosen
             let allFit = text.languages.allSatisfy { language in
                 exhibits.indices.allSatisfy { i in
-                    Launcher.tileText(fonts: fonts, text: text, info: exhibits[i], tile: candidate[i], language: language,
+                    Launcher.tileText(fonts: fonts, text: text, info: exhibits[i].profile, tile: candidate[i], language: language,
                                       scale: s, legibleSize: legibleSize).fits
                 }
             }
             if allFit { break }
         }
         tiles = chosen
-        for (i, info) in exhibits.enumerated() {
-            gestures.add(TapGestureRecognizer(region: tiles[i], name: "open \(info.name)") { tap in
-                if tap.state == .ended { open(info.name) }
+        for (i, exhibit) in exhibits.enumerated() {
+            gestures.add(TapGestureRecognizer(region: tiles[i], name: "open \(exhibit.name)") { tap in
+                if tap.state == .ended { open(exhibit) }
             })
         }
     }
@@ -75,7 +75,7 @@ final class Launcher {
 
     /// A tile's title and instruction in `language`, placed in the tile, each with the box it
     /// is drawn in (cut there when it cannot fit); `fits` when both are whole at a legible size.
-    static func tileText(fonts: FontSet, text: TextBook, info: ExhibitInfo, tile t: Rect, language: Language, scale s: Double,
+    static func tileText(fonts: FontSet, text: TextBook, info: ExhibitProfile, tile t: Rect, language: Language, scale s: Double,
                          legibleSize: Double) -> (title: TextBlock, instruction: TextBlock, origin: Vec2, instructionTop: Double,
                                                   titleBox: Rect, instructionBox: Rect, fits: Bool) {
         let padX = (20 * s).rounded(), padY = (10 * s).rounded()
@@ -111,7 +111,7 @@ final class Launcher {
                                minimumSize: legibleSize * 1.4, bold: true, alignment: .center, vertical: .center,
                                language: language.code, color: Color(r: 28, g: 28, b: 36)))
         for (i, info) in exhibits.enumerated() {
-            let laid = Launcher.tileText(fonts: fonts, text: text, info: info, tile: tiles[i], language: language, scale: s,
+            let laid = Launcher.tileText(fonts: fonts, text: text, info: info.profile, tile: tiles[i], language: language, scale: s,
                                          legibleSize: legibleSize)
             // Each block only inside the tile's padding, the title above the instruction.
             list.append(.text(laid.title, origin: laid.origin, clip: PixelRect(centresIn: laid.titleBox), color: .white))
@@ -124,7 +124,7 @@ final class Launcher {
 
     func draw(into list: inout [DrawCommand]) -> Color {
         for (i, info) in exhibits.enumerated() {
-            list.append(.rect(tiles[i], transform: .identity, color: press.index == i ? info.tileColor.pressed : info.tileColor))
+            list.append(.rect(tiles[i], transform: .identity, color: press.index == i ? info.profile.tileColor.pressed : info.profile.tileColor))
         }
         list.append(contentsOf: textCommands())
         return Launcher.background

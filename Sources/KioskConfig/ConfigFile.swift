@@ -1,4 +1,5 @@
 import Diagnostics
+import Exhibits
 import Sensors
 import VisitorText
 
@@ -79,10 +80,10 @@ extension KioskConfiguration {
                 errors.append(ConfigError(file: file, line: entry.line, key: entry.key, message: error.message))
             }
         }
-        if let locked = config.exhibits.locked, locked != .commissioning, !config.exhibits.order.contains(locked),
+        if let locked = config.exhibits.locked, !locked.profile.isInstallerScreen, !config.exhibits.order.contains(locked),
            let entry = document.entry("exhibits.locked") {
             errors.append(ConfigError(file: file, line: entry.line, key: entry.key,
-                                      message: "\(echoed(locked.rawValue)) is locked but not in exhibits.order"))
+                                      message: "\(echoed(locked.name)) is locked but not in exhibits.order"))
         }
         if !errors.isEmpty { throw ConfigErrors(errors: errors) }
         for language in config.text.overrides.keys.sorted() where !config.exhibits.languages.contains(language) {

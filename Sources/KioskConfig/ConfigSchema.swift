@@ -1,3 +1,4 @@
+import Exhibits
 import OpeningHours
 import Diagnostics
 import Sensors
@@ -47,7 +48,7 @@ enum ConfigSchema {
         ("input", "Touchscreens, mice and keyboards (through libinput)."),
         ("sensors", "The accelerometer that gives tilt and shake, and the barometer."),
         ("exhibits", "Which exhibits the launcher offers, idle reset, per-exhibit options."),
-        ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\"; \\n is the one line break (control characters and U+2028/U+2029 are refused). Keys: " + TextKey.all.joined(separator: ", ") + "."),
+        ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\"; \\n is the one line break (control characters and U+2028/U+2029 are refused). Keys: " + ExhibitRegistry.textKeys.joined(separator: ", ") + "."),
         ("schedule", "Opening hours on the stand's local time (the system's time zone). Outside them the display is off (DPMS, or a DSI panel's backlight) and the kiosk sleeps; at opening the exhibits start fresh."),
         ("metrics", "Health metrics for Prometheus, written as a file for node_exporter's textfile collector (the kiosk opens no port)."),
         ("blackbox", "The last minutes of touches and sensor samples, kept in RAM only; SIGUSR1 (systemctl kill -s USR1 motionkiosk), a frame stall or a fatal display error writes them to a dump folder that `motionkiosk replay FOLDER` plays back to the same state."),
@@ -108,14 +109,14 @@ enum ConfigSchema {
         ConfigKey(table: "sensors", name: "barometer", doc: "auto | none | an IIO device name, for the altitude option of tilt-box.",
                   defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.barometer = try nonEmpty(v) },
 
-        ConfigKey(table: "exhibits", name: "order", doc: "Exhibits on the launcher, in order: " + ExhibitName.allCases.map { $0.rawValue }.joined(separator: ", ") + ".",
-                  defaultText: "[" + ExhibitName.allCases.filter { $0 != .commissioning }.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + "]") { c, v throws(ValueProblem) in
+        ConfigKey(table: "exhibits", name: "order", doc: "Exhibits on the launcher, in order: " + ExhibitRegistry.names.joined(separator: ", ") + ".",
+                  defaultText: "[" + ExhibitRegistry.tiles.map { "\"\($0.name)\"" }.joined(separator: ", ") + "]") { c, v throws(ValueProblem) in
             c.exhibits.order = try exhibitList(v)
         },
         ConfigKey(table: "exhibits", name: "locked", doc: "Show only this exhibit, without a home control (idle still resets it). Empty: the launcher.",
                   defaultText: "\"\"") { c, v throws(ValueProblem) in
             let s = try string(v)
-            c.exhibits.locked = s.isEmpty ? nil : try choice(.string(s)) as ExhibitName
+            c.exhibits.locked = s.isEmpty ? nil : try exhibit(s)
         },
         ConfigKey(table: "exhibits", name: "idle_seconds", doc: "Seconds without a touch before the exhibit resets and the launcher returns.",
                   defaultText: "90") { c, v throws(ValueProblem) in c.exhibits.idleSeconds = try number(v, 5...86_400) },
@@ -125,10 +126,7 @@ enum ConfigSchema {
                   defaultText: "true") { c, v throws(ValueProblem) in c.exhibits.commissioningCornerPress = try boolean(v) },
         ConfigKey(table: "exhibits", name: "languages", doc: "Languages visitors can choose, the first the default (idle returns to it): " + Language.shipped.map { $0.code }.joined(separator: ", ") + ". More than one shows the language buttons.",
                   defaultText: "[\"en\"]") { c, v throws(ValueProblem) in c.exhibits.languages = try languageList(v) },
-        ConfigKey(table: "exhibits.motion-cube", name: "shape_cap", doc: "Most shapes on screen; the oldest leaves when a new one comes.",
-                  defaultText: "40") { c, v throws(ValueProblem) in c.exhibits.motionCubeShapeCap = try integer(v, 1...500) },
-        ConfigKey(table: "exhibits.tilt-box", name: "altitude_grey", doc: "With a barometer, the background grey follows the altitude (higher is darker).",
-                  defaultText: "false") { c, v throws(ValueProblem) in c.exhibits.tiltBoxAltitudeGrey = try boolean(v) },
+    ] + exhibitOptionKeys + [
 
         ConfigKey(table: "text", name: "fonts", doc: "Font files tried in order for each character: DejaVu for Latin, Greek and Cyrillic, Noto for Arabic, Hebrew and Japanese (Debian: fonts-dejavu-core, fonts-noto-core, fonts-noto-cjk).",
                   defaultText: fontListText(KioskConfiguration.Text.defaultFonts)) { c, v throws(ValueProblem) in c.text.fonts = try fontList(v) },
@@ -262,9 +260,10 @@ enum ConfigSchema {
         guard Language.named(language) != nil else {
             throw ValueProblem(message: "no language \(echoed(language)); text tables are " + Language.shipped.map { "[text.\($0.code)]" }.joined(separator: ", "))
         }
-        guard TextKey.all.contains(key) else {
+        let keys = ExhibitRegistry.textKeys
+        guard keys.contains(key) else {
             var message = "no visitor text \(echoed(key))"
-            if let near = nearest(key, in: TextKey.all) { message += "; did you mean '\(near)'?" }
+            if let near = nearest(key, in: keys) { message += "; did you mean '\(near)'?" }
             throw ValueProblem(message: message)
         }
         let text = try nonEmpty(v)
@@ -372,15 +371,46 @@ enum ConfigSchema {
         }
         return m
     }
-    static func exhibitList(_ v: TOMLValue) throws(ValueProblem) -> [ExhibitName] {
-        guard case .array(let items) = v else { throw ValueProblem(message: "expected a list like [\"motion-cube\", \"tilt-box\"]") }
-        var out: [ExhibitName] = []
+    /// Each exhibit's options as keys of its table [exhibits.NAME], from the registry.
+    static var exhibitOptionKeys: [ConfigKey] {
+        var keys: [ConfigKey] = []
+        for exhibit in ExhibitRegistry.all {
+            for option in exhibit.profile.options {
+                keys.append(ConfigKey(table: "exhibits." + exhibit.name, name: option.name, doc: option.doc,
+                                      defaultText: option.defaultText) { c, v throws(ValueProblem) in
+                    c.exhibits.options[exhibit].set(option, try optionValue(v, option.kind))
+                })
+            }
+        }
+        return keys
+    }
+
+    static func optionValue(_ v: TOMLValue, _ kind: ExhibitOption.Kind) throws(ValueProblem) -> ExhibitOptionValue {
+        switch kind {
+        case .integer(_, let range): return .integer(try integer(v, range))
+        case .number(_, let range): return .number(try number(v, range))
+        case .boolean: return .boolean(try boolean(v))
+        }
+    }
+
+    /// An exhibit by name; an unknown name lists the known ones (and the nearest).
+    static func exhibit(_ name: String) throws(ValueProblem) -> ExhibitType {
+        if let type = ExhibitRegistry.named(name) { return type }
+        var message = "\(echoed(name)) is not one of " + ExhibitRegistry.names.joined(separator: ", ")
+        if let near = nearest(name, in: ExhibitRegistry.names) { message += "; did you mean '\(near)'?" }
+        throw ValueProblem(message: message)
+    }
+
+    static func exhibitList(_ v: TOMLValue) throws(ValueProblem) -> [ExhibitType] {
+        let example = ExhibitRegistry.tiles.prefix(2).map { "\"\($0.name)\"" }.joined(separator: ", ")
+        guard case .array(let items) = v else { throw ValueProblem(message: "expected a list like [\(example)]") }
+        var out: [ExhibitType] = []
         for item in items {
-            let name: ExhibitName = try choice(item)
-            // The installer's screen opens by a corner press or `locked`, never as a visitor's tile.
-            if name == .commissioning { throw ValueProblem(message: "'commissioning' is the installer's screen, not a tile for visitors; it opens with a long press in the top-left corner (exhibits.commissioning_corner_press)") }
-            if out.contains(name) { throw ValueProblem(message: "\(echoed(name.rawValue)) is listed twice") }
-            out.append(name)
+            let type = try exhibit(try string(item))
+            // An installer's screen opens by a corner press or `locked`, never as a visitor's tile.
+            if type.profile.isInstallerScreen { throw ValueProblem(message: "'\(type.name)' is the installer's screen, not a tile for visitors; it opens with a long press in the top-left corner (exhibits.commissioning_corner_press)") }
+            if out.contains(type) { throw ValueProblem(message: "\(echoed(type.name)) is listed twice") }
+            out.append(type)
         }
         if out.isEmpty { throw ValueProblem(message: "the launcher needs at least one exhibit") }
         return out

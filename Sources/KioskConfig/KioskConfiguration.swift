@@ -1,3 +1,4 @@
+import Exhibits
 import OpeningHours
 import Sensors
 
@@ -92,14 +93,14 @@ public struct KioskConfiguration: Equatable, Sendable {
     }
 
     public struct Exhibits: Equatable, Sendable {
-        public var order = ExhibitName.allCases.filter { $0 != .commissioning }
+        public var order = ExhibitRegistry.tiles
         /// Shown alone, without a home control; idle resets it.
-        public var locked: ExhibitName? = nil
+        public var locked: ExhibitType? = nil
         public var idleSeconds = 90.0
         public var attractAfterSeconds = 300.0
         public var commissioningCornerPress = true
-        public var motionCubeShapeCap = 40
-        public var tiltBoxAltitudeGrey = false
+        /// Each exhibit's own table, [exhibits.NAME] (declared by the exhibit's profile).
+        public var options = StandExhibitOptions()
         /// Language codes visitors can choose, the first the default (and the idle reset's).
         public var languages = ["en"]
     }
@@ -163,13 +164,4 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var level = Level.info
         public var summaryIntervalSeconds = 60
     }
-}
-
-public enum ExhibitName: String, CaseIterable, Sendable {
-    case motionCube = "motion-cube"
-    case tiltBox = "tilt-box"
-    case newtonsCradle = "newtons-cradle"
-    case circleDraw = "circle-draw"
-    case gridBlock = "grid-block"
-    case commissioning
 }

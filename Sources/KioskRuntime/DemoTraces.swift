@@ -8,13 +8,13 @@ import Trace
 /// compare (across CPUs, across builds): an exhibit's attract-loop demo with a checkpoint
 /// every half second, or the launcher with a tap on each tile in turn.
 public enum DemoTraces {
-    /// nil for a name that is neither an exhibit nor "launcher". The launcher's taps are laid
+    /// `demo`: an exhibit's attract demo, or nil for the launcher. The launcher's taps are laid
     /// out as `settings` lay it out (a stand's exhibits, order and languages): give the
     /// settings and fonts the trace will be replayed with.
-    public static func records(for name: String, settings: KioskApp.Settings, fonts: FontSet) -> [TraceRecord]? {
+    public static func records(for demo: ExhibitType?, settings: KioskApp.Settings, fonts: FontSet) -> [TraceRecord] {
         let (width, height) = (settings.width, settings.height)
         var records: [TraceRecord] = []
-        if name == "launcher" {
+        guard let type = demo else {
             // Tap each tile the launcher shows, in its order, and come home by the control.
             var launcher = settings
             launcher.initialExhibit = nil
@@ -41,7 +41,7 @@ public enum DemoTraces {
             records.append(TraceRecord(t: t, .checkpoint(name: "99-launcher")))
             return records
         }
-        guard let type = ExhibitCatalog.type(named: name) else { return nil }
+        let name = type.name
         var touches: [TraceRecord] = []
         for frame in type.demoFrames(width: width, height: height) {
             for e in frame.events {

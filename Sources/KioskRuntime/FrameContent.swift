@@ -31,7 +31,7 @@ public protocol FrameContent: AnyObject {
     var nextDeadline: Microseconds? { get }
     /// Draws what changed into the back buffer; returns the portrait damage.
     func render() -> [PixelRect]
-    /// What a summary line names as shown ("launcher", "tilt-box", …).
+    /// What a summary line names as shown ("launcher" or an exhibit's name).
     var summaryName: String { get }
     /// Visitors' use of the stand, for the health metrics; nil for the test pattern.
     var visitorCounts: VisitorCounts? { get }

@@ -17,13 +17,13 @@ public func writePreviews(settings: KioskApp.Settings, fonts: FontSet, log: Log,
         let launcher = try ReplayRunner(settings: launcherSettings, display: VirtualPanel(width: settings.width, height: settings.height),
                                         fonts: fonts, log: log)
         launcher.run([.init(t: 0, .checkpoint(name: "launcher"))]) { frames.append(("launcher", $0.frame)) }
-        for name in settings.order {
+        for exhibit in settings.order {
             let panel = VirtualPanel(width: settings.width, height: settings.height)
-            guard let (frame, _) = try DemoPreview.play(name, settings: settings, display: panel, fonts: fonts, log: log) else {
-                log.warning("no exhibit named \(echoed(name)) for a preview")
+            guard let (frame, _) = try DemoPreview.play(exhibit, settings: settings, display: panel, fonts: fonts, log: log) else {
+                log.warning("no frame of \(exhibit.name)'s demo for a preview")
                 continue
             }
-            frames.append((name, frame))
+            frames.append((exhibit.name, frame))
         }
     } catch {
         throw KioskError("previews: \(error)")

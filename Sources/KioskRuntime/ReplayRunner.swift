@@ -141,13 +141,12 @@ public final class ReplayRunner {
 /// Plays an exhibit's built-in demo on a display and hands back its last frame: the
 /// previews a developer's machine or CI writes when no display can be driven.
 public enum DemoPreview {
-    /// Runs `name`'s demo to its end (plus `settle` for things to come to rest) and returns
+    /// Runs `type`'s demo to its end (plus `settle` for things to come to rest) and returns
     /// the frame as it then stands, with the state.
-    public static func play(_ name: String, settings base: KioskApp.Settings, display: any Display, fonts: FontSet,
+    public static func play(_ type: ExhibitType, settings base: KioskApp.Settings, display: any Display, fonts: FontSet,
                             log: Log, settle: Microseconds = 1_500_000) throws(SystemError) -> (frame: PixelBuffer, state: JSONValue)? {
-        guard let type = ExhibitCatalog.type(named: name) else { return nil }
         var settings = base
-        settings.initialExhibit = name
+        settings.initialExhibit = type
         settings.locked = nil
         settings.idleTimeout = nil
         settings.attractAfter = nil

@@ -14,12 +14,11 @@ extension KioskConfiguration {
     /// The app's settings: exhibits in order, locked exhibit, idle and attract times.
     public var kioskSettings: KioskApp.Settings {
         var s = KioskApp.Settings()
-        s.order = exhibits.order.map { $0.rawValue }.filter { ExhibitCatalog.type(named: $0) != nil }
-        s.locked = exhibits.locked?.rawValue
+        s.order = exhibits.order
+        s.locked = exhibits.locked
         s.idleTimeout = .fromSeconds(exhibits.idleSeconds)
         s.attractAfter = .fromSeconds(exhibits.attractAfterSeconds)
-        s.options.motionCubeShapeCap = exhibits.motionCubeShapeCap
-        s.options.tiltBoxAltitudeGrey = exhibits.tiltBoxAltitudeGrey
+        s.options = exhibits.options
         s.commissioningPress = exhibits.commissioningCornerPress ? 3_000_000 : nil
         s.languages = exhibits.languages
         s.textOverrides = text.overrides
@@ -28,8 +27,8 @@ extension KioskConfiguration {
 
     /// A replay as this stand would run it (`replay --config`): its exhibit order, options,
     /// corner press, and — for the launcher or the stand's locked exhibit — its idle and
-    /// attract times. Size, seed and which exhibit stay the replay's.
-    public func applyStand(to settings: inout KioskApp.Settings, exhibit: String) {
+    /// attract times. Size, seed and which exhibit (nil: the launcher) stay the replay's.
+    public func applyStand(to settings: inout KioskApp.Settings, exhibit: ExhibitType?) {
         let stand = kioskSettings
         settings.order = stand.order
         settings.options = stand.options
@@ -40,9 +39,9 @@ extension KioskConfiguration {
             settings.locked = locked
             settings.initialExhibit = nil
         }
-        if exhibit == "launcher" || settings.locked != nil {
+        if exhibit == nil || settings.locked != nil {
             settings.idleTimeout = stand.idleTimeout
-            settings.attractAfter = exhibit == "launcher" ? stand.attractAfter : nil
+            settings.attractAfter = exhibit == nil ? stand.attractAfter : nil
         }
     }
 
@@ -160,7 +159,7 @@ extension TraceHeader {
     /// display is chosen).
     public init(kiosk settings: KioskApp.Settings, motion: MotionSensorConfiguration) {
         self.init()
-        exhibit = settings.locked ?? "launcher"
+        exhibit = settings.locked?.name ?? "launcher"
         locked = settings.locked != nil
         idleMilliseconds = settings.idleTimeout.map { Double($0) / 1000 } ?? 0
         attractMilliseconds = settings.attractAfter.map { Double($0) / 1000 } ?? 0
@@ -173,18 +172,18 @@ extension TraceHeader {
 }
 
 extension TraceHeader {
-    /// The kiosk as the header says the stand ran `exhibit` ("launcher": the whole kiosk):
+    /// The kiosk as the header says the stand ran `exhibit` (nil: the whole kiosk):
     /// locked or not (`keepLock`: false when someone chose the exhibit), its idle and
     /// attract times, its seed (unless `seed` overrides it).
-    public func replaySettings(exhibit: String, width: Int, height: Int, seed override: UInt64? = nil, keepLock: Bool = true) -> KioskApp.Settings {
+    public func replaySettings(exhibit: ExhibitType?, width: Int, height: Int, seed override: UInt64? = nil, keepLock: Bool = true) -> KioskApp.Settings {
         var settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: override ?? seed ?? 1)
         func duration(_ ms: Double) -> Microseconds? { ms > 0 ? Microseconds(ms * 1000) : nil }
-        if locked == true && keepLock && exhibit != "launcher" {
+        if locked == true && keepLock, let exhibit {
             settings.locked = exhibit
             settings.initialExhibit = nil
         }
-        if let ms = idleMilliseconds, locked == true || exhibit == "launcher" { settings.idleTimeout = duration(ms) }
-        if let ms = attractMilliseconds, exhibit == "launcher" { settings.attractAfter = duration(ms) }
+        if let ms = idleMilliseconds, locked == true || exhibit == nil { settings.idleTimeout = duration(ms) }
+        if let ms = attractMilliseconds, exhibit == nil { settings.attractAfter = duration(ms) }
         return settings
     }
 

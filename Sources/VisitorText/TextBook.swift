@@ -44,13 +44,14 @@ public final class TextBook {
 
     /// Every string a visitor can read, one by one: each language's text by key (`museum`: the
     /// museum's own wording, else the shipped table's) and the language's own name (key
-    /// "language"). For checking that the fonts draw it all, and saying where what they miss is.
-    public func forEachString(_ body: (_ language: Language, _ key: String, _ text: String, _ museum: Bool) -> Void) {
+    /// "language"). `keys`: every text key there is (Exhibits' `ExhibitRegistry.textKeys`).
+    /// For checking that the fonts draw it all, and saying where what they miss is.
+    public func forEachString(keys: [String], _ body: (_ language: Language, _ key: String, _ text: String, _ museum: Bool) -> Void) {
         for language in languages {
             body(language, "language", language.autonym, false)
             let own = overrides[language.code] ?? [:]
-            for key in TextKey.all { body(language, key, text(key, in: language), own[key] != nil) }
-            for key in own.keys.sorted() where !TextKey.all.contains(key) { body(language, key, own[key]!, true) }
+            for key in keys { body(language, key, text(key, in: language), own[key] != nil) }
+            for key in own.keys.sorted() where !keys.contains(key) { body(language, key, own[key]!, true) }
         }
     }
 

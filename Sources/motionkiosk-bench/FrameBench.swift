@@ -39,14 +39,21 @@ struct TouchScript {
     }
 }
 
-/// The exhibits the frame benchmark has a scene for: all five.
-enum FrameBenchScenes {
-    static let all = ["motion-cube", "circle-draw", "tilt-box", "newtons-cradle", "grid-block"]
+/// The exhibits the frame benchmark has a scene for (their profiles' `benchScene`).
+var exhibitsWithBenchScenes: [ExhibitType] { ExhibitRegistry.all.filter { $0.profile.benchScene != nil } }
+
+/// The scenes built by a touch script of their own (`BenchScene.script`), by script name.
+func scriptedCase(_ script: String, exhibit: ExhibitType, width: Int, height: Int, upright: Bool) -> FrameCase? {
+    switch script {
+    case "shape-pile": return motionCubeCase(exhibit, width: width, height: height)
+    case "circles": return circleDrawCase(exhibit, width: width, height: height, seed: 7, upright: upright)
+    default: return nil
+    }
 }
 
 /// One benchmark case: how to build the scene through touches.
 struct FrameCase {
-    var exhibit: String
+    var exhibit: ExhibitType
     /// Builds the scene; returns the time the measured frames start at.
     var build: (KioskApp, Microseconds) -> Microseconds
     /// Fields for the JSON line describing the scene.
@@ -93,8 +100,8 @@ func itemPositions(_ app: KioskApp) -> [Int: Vec2] {
 /// 100 px shapes fills a 480×800 screen at about 30, so each new shape is pinched to 70 % of
 /// its birth size as a visitor would (one finger holds it, a second closes in) and let go:
 /// 40 then fit. Taps land on free spots only (a tap on a shape grabs it instead).
-func motionCubeCase(width: Int, height: Int) -> FrameCase {
-    FrameCase(exhibit: "motion-cube", build: { app, start in
+func motionCubeCase(_ exhibit: ExhibitType, width: Int, height: Int) -> FrameCase {
+    FrameCase(exhibit: exhibit, build: { app, start in
         var t = start
         let s = Double(width) / 480
         let spots = (0..<24).map { k in Vec2((70 + Double(k % 4) * 113) * s, (130 + Double(k / 4) * 90) * s) }
@@ -133,9 +140,8 @@ func motionCubeCase(width: Int, height: Int) -> FrameCase {
 /// An exhibit's own attract demo on this screen, played up to its `release`-th lift of a
 /// finger; the measured frames are what follows (a box falling back, balls swinging, a block
 /// sliding), as a visitor watching the attract loop sees it.
-func demoCase(_ exhibit: String, width: Int, height: Int, release: Int, what: String) -> FrameCase? {
-    guard let type = ExhibitCatalog.type(named: exhibit) else { return nil }
-    let frames = type.demoFrames(width: width, height: height)
+func demoCase(_ exhibit: ExhibitType, width: Int, height: Int, release: Int, what: String) -> FrameCase {
+    let frames = exhibit.demoFrames(width: width, height: height)
     return FrameCase(exhibit: exhibit, build: { app, start in
         var lifts = 0
         for frame in frames {
@@ -203,8 +209,8 @@ func pinch(_ item: ItemBox, to factor: Double, on app: KioskApp, at start: Micro
 /// lane: movers bounce off the side edges and off each other head-on, and never knock a still
 /// circle, so exactly 100 move in every measured frame while 900 stay on screen, still.
 /// The movers are drawn last, so each is the topmost circle under its own centre.
-func circleDrawCase(width: Int, height: Int, seed: UInt64, upright: Bool) -> FrameCase {
-    FrameCase(exhibit: "circle-draw", build: { app, start in
+func circleDrawCase(_ exhibit: ExhibitType, width: Int, height: Int, seed: UInt64, upright: Bool) -> FrameCase {
+    FrameCase(exhibit: exhibit, build: { app, start in
         var random = SeededGenerator(seed: seed)
         let s = Double(width) / 480
         var t = start
@@ -302,7 +308,7 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
             return usage("unknown option '\(a)'")
         }
     }
-    if names.isEmpty { names = FrameBenchScenes.all }
+    if names.isEmpty { names = exhibitsWithBenchScenes.map { $0.name } }
     returnFrameSizedBuffersWhenFreed()      // as the kiosk does (its memory is reported)
 
     // The fonts a stand with the default languages opens (their memory counts in rss_kb).
@@ -313,28 +319,26 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
     }
     var status: Int32 = 0
     for name in names {
-        let frameCase: FrameCase
-        switch name {
-        case "motion-cube": frameCase = motionCubeCase(width: width, height: height)
-        case "circle-draw": frameCase = circleDrawCase(width: width, height: height, seed: 7, upright: upright)
-        case "tilt-box":
-            guard let c = demoCase(name, width: width, height: height, release: 3, what: "dragged up and dropped") else { fallthrough }
-            frameCase = c
-        case "newtons-cradle":
-            guard let c = demoCase(name, width: width, height: height, release: 1, what: "one ball pulled out and let go") else { fallthrough }
-            frameCase = c
-        case "grid-block":
-            guard let c = demoCase(name, width: width, height: height, release: 2, what: "swiped right") else { fallthrough }
-            frameCase = c
-        default:
-            FileHandleStderr.write("frame: no benchmark scene for exhibit '\(name)' (known: \(FrameBenchScenes.all.joined(separator: ", ")))\n")
-            status = 2
+        guard let exhibit = ExhibitRegistry.named(name) else {
+            FileHandleStderr.write("frame: no exhibit named '\(name)' (exhibits: \(ExhibitRegistry.names.joined(separator: ", ")))\n")
+            status = 1
             continue
         }
-        guard ExhibitCatalog.type(named: name) != nil else {
-            let known = ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", ")
-            FileHandleStderr.write("frame: exhibit '\(name)' is not in the catalog (it has: \(known))\n")
-            status = 1
+        let known = exhibitsWithBenchScenes.map { $0.name }.joined(separator: ", ")
+        let frameCase: FrameCase
+        switch exhibit.profile.benchScene {
+        case .demo(let release, let what)?:
+            frameCase = demoCase(exhibit, width: width, height: height, release: release, what: what)
+        case .script(let script)?:
+            guard let c = scriptedCase(script, exhibit: exhibit, width: width, height: height, upright: upright) else {
+                FileHandleStderr.write("frame: \(name)'s benchmark script '\(script)' is not one the bench has\n")
+                status = 2
+                continue
+            }
+            frameCase = c
+        case nil:
+            FileHandleStderr.write("frame: no benchmark scene for exhibit '\(name)' (known: \(known))\n")
+            status = 2
             continue
         }
         let result = runFrames(frameCase, width: width, height: height, rotation: rotation, fonts: fonts, fixedFrames: fixedFrames)
@@ -385,7 +389,7 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation
         // What the process holds after the frames and the most it held: one scene per
         // process gives the exhibit's figures (board/memory-x86.sh runs one per exhibit).
         let memory = #""rss_kb":\#(residentKilobytes()),"peak_rss_kb":\#(peakResidentKilobytes()),"still_layer_commands":\#(renderer.layerCount)"#
-        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","frames":\#(frames),\#(frameCase.describe(app)),"moved":\#(moved),"width":\#(width),"height":\#(height),\#(memory)}"#
+        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit.name)","frames":\#(frames),\#(frameCase.describe(app)),"moved":\#(moved),"width":\#(width),"height":\#(height),\#(memory)}"#
     }
 
     let frames = 60
@@ -434,5 +438,5 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation
         }
     }
     let ms = (best * 1000).rounded() / 1000
-    return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit)","ms_per_frame":\#(ms),"frames":\#(frames),"presented":\#(presented),\#(description),"moving_first_frame":\#(movingAtStart),"moving_last_frame":\#(movingAtEnd),"moving_min":\#(movingMin),"moving_max":\#(movingMax),"moved_at_all":\#(everMoved.count),"width":\#(width),"height":\#(height),"rotation":\#(rotation.rawValue)}"#
+    return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit.name)","ms_per_frame":\#(ms),"frames":\#(frames),"presented":\#(presented),\#(description),"moving_first_frame":\#(movingAtStart),"moving_last_frame":\#(movingAtEnd),"moving_min":\#(movingMin),"moving_max":\#(movingMax),"moved_at_all":\#(everMoved.count),"width":\#(width),"height":\#(height),"rotation":\#(rotation.rawValue)}"#
 }

@@ -110,14 +110,20 @@ func mutate(_ text: String, _ random: inout SeededGenerator) -> String {
     print("{\"fuzz\":\"\(name)\",\"seed\":\(seed),\"seconds\":\(seconds),\"runs\":\(runs),\"accepted\":\(accepted),\"refused\":\(runs - accepted)}")
 }
 
-let demoTraces = [MotionCube.demoTrace, TiltBox.demoTrace, NewtonsCradle.demoTrace, CircleDraw.demoTrace, GridBlock.demoTrace]
-let exhibitNames = ["launcher", "motion-cube", "tilt-box", "newtons-cradle", "circle-draw", "grid-block", "commissioning"]
+let demoTraces = ExhibitRegistry.tiles.map { $0.profile.demoTrace }
+/// What a replay can run: the launcher (nil) and every exhibit.
+let replayTargets: [ExhibitType?] = [nil] + ExhibitRegistry.all.map { $0 }
+/// A config that reorders the launcher and sets every exhibit option, from the registry.
+let exhibitsConfigSeed = "[exhibits]\norder = [" + ExhibitRegistry.tiles.reversed().prefix(2).map { "\"\($0.name)\"" }.joined(separator: ", ")
+    + "]\nidle_seconds = 45\n" + ExhibitRegistry.all.filter { !$0.profile.options.isEmpty }.map { exhibit in
+        "[exhibits.\(exhibit.name)]\n" + exhibit.profile.options.map { "\($0.name) = \($0.defaultText)\n" }.joined()
+    }.joined()
 let fonts: FontSet
 do { fonts = try FontSet() } catch { fatalError("fonts: \(error)") }
 let quiet = Log(minimum: .error, sink: { _, _ in })
 
 /// Replays `records` on `exhibit` at a random size; false when the replay could not start.
-@MainActor func replay(_ records: [TraceRecord], exhibit: String, width: Int, height: Int, seed: UInt64, fonts: FontSet = fonts) -> Bool {
+@MainActor func replay(_ records: [TraceRecord], exhibit: ExhibitType?, width: Int, height: Int, seed: UInt64, fonts: FontSet = fonts) -> Bool {
     let settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed)
     guard let runner = try? ReplayRunner(settings: settings, display: VirtualPanel(width: width, height: height),
                                          fonts: fonts, log: quiet) else { return false }
@@ -130,7 +136,7 @@ for target in targets {
     case "config":
         let seeds = [KioskConfiguration.defaultFileText,
                      "[display]\nrotation = 90\nmode = \"800x480@60\"\n[sensors]\nsource = \"i2c\"\ni2c_bus = 1\ni2c_address = 0x18\nmount = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]\n",
-                     "[exhibits]\norder = [\"grid-block\", \"tilt-box\"]\nidle_seconds = 45\n[exhibits.motion-cube]\nshape_cap = 12\n"]
+                     exhibitsConfigSeed]
         fuzz("config", seeds: seeds) { text in (try? KioskConfiguration.parse(text, file: "fuzz.toml")) != nil }
     case "trace":
         // A mutated trace that still reads is replayed too, on a short leash of virtual time.
@@ -138,8 +144,12 @@ for target in targets {
         fuzz("trace", seeds: demoTraces) { text in
             guard let read = try? TraceReader.trace(in: text, source: "fuzz", warn: { _ in }) else { return false }
             let records = read.records.filter { $0.t <= 60_000 }
-            let exhibit = exhibitNames[Int(random.next() % UInt64(exhibitNames.count))]
-            return replay(records, exhibit: read.header.exhibit ?? exhibit, width: read.header.width ?? 480,
+            var exhibit = replayTargets[Int(random.next() % UInt64(replayTargets.count))]
+            if let named = read.header.exhibit {
+                // A header naming no exhibit is refused, as `motionkiosk replay` refuses it.
+                if named == "launcher" { exhibit = nil } else if let type = ExhibitRegistry.named(named) { exhibit = type } else { return false }
+            }
+            return replay(records, exhibit: exhibit, width: read.header.width ?? 480,
                           height: read.header.height ?? 800, seed: random.next())
         }
     case "iio":
@@ -176,10 +186,10 @@ for target in targets {
                 }
             }
             records.append(TraceRecord(t: t + 2000, .checkpoint(name: "end")))
-            let exhibit = exhibitNames[Int(random.next() % UInt64(exhibitNames.count))]
+            let exhibit = replayTargets[Int(random.next() % UInt64(replayTargets.count))]
             let sizes = [(480, 800), (720, 1280), (600, 600), (768, 1024), (64, 64)]
             let (w, h) = sizes[Int(random.next() % UInt64(sizes.count))]
-            keep("\(exhibit) \(w)x\(h)\n" + ((try? TraceWriter.text(for: records)) ?? ""))
+            keep("\(exhibit?.name ?? "launcher") \(w)x\(h)\n" + ((try? TraceWriter.text(for: records)) ?? ""))
             _ = replay(records, exhibit: exhibit, width: w, height: h, seed: random.next())
             runs += 1
         }
@@ -218,7 +228,7 @@ for target in targets {
             _ = try? KioskConfiguration.parse(list, file: "fuzz.toml")
             if let set = try? FontSet(regularPaths: paths, boldPaths: paths.reversed()) {
                 _ = set.block("Tilt the box: مرحبا שלום 日本語 é", in: Rect(x: 0, y: 0, width: 200, height: 120), size: 24, minimumSize: 10)
-                _ = replay([TraceRecord(t: 100, .checkpoint(name: "end"))], exhibit: "launcher", width: 480, height: 800, seed: 1, fonts: set)
+                _ = replay([TraceRecord(t: 100, .checkpoint(name: "end"))], exhibit: nil, width: 480, height: 800, seed: 1, fonts: set)
                 accepted += 1
             }
             alarm(0)

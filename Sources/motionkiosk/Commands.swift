@@ -55,6 +55,7 @@ let motionKioskCommandLine = ToolSpec(
                     arguments: [ArgumentSpec("trace", help: "Trace file (JSON Lines), a black-box dump folder (its trace with its config.toml; the state at its \"blackbox\" checkpoint is compared with its state.json: exit 1 when they differ), or with --demo nothing.", optional: true)],
                     options: [
                         OptionSpec("demo", help: "Replay a built-in trace instead of a file: an exhibit's attract demo with a checkpoint every 0.5 s, or 'launcher' (each tile tapped in turn). For comparing builds and CPUs."),
+                        .flag("list-demos", help: "Print the names --demo takes, one a line (launcher, then each exhibit of the launcher), and stop: scripts that replay every demo read them here."),
                         OptionSpec("exhibit", help: "Exhibit to run, or 'launcher' for the whole kiosk from its launcher (idle timer included) (default: the trace header's, else launcher)."),
                         OptionSpec("size", help: "Portrait size WIDTHxHEIGHT (default: the trace header's, else 480x800)."),
                         OptionSpec("seed", help: "Seed of the kiosk's random generator (default: the trace header's, else 1)."),

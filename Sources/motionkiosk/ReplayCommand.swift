@@ -17,6 +17,10 @@ import Trace
 /// `motionkiosk replay`: a trace (or a built-in demo) through the frame loop on a virtual
 /// clock; a PNG and the state JSON at each checkpoint. Exit 2 for a bad trace or option.
 func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
+    if c.flag("list-demos") {
+        print(([launcherName] + ExhibitRegistry.tiles.map { $0.name }).joined(separator: "\n"))
+        return 0
+    }
     var trace = c.argument("trace")
     let demo = c.string("demo"), size = c.string("size"), chosenExhibit = c.string("exhibit")
     let out: String, seed: UInt64?
@@ -40,8 +44,8 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let source: String
     if let demo {
         guard trace == nil else { printError("give a trace file or --demo, not both"); return 2 }
-        guard demo == "launcher" || ExhibitCatalog.type(named: demo) != nil else {
-            printError("--demo \(echoed(demo)): not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+        guard replayTarget(demo) != nil else {
+            printError("--demo \(echoed(demo)): not one of \(replayTargetNames)")
             return 2
         }
         // Its records are made below, laid out as the replay's settings lay the screen out.
@@ -76,24 +80,35 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         stand = loaded
         do { fonts = try loaded.fonts(log: Log(minimum: .warning)) } catch { throw KioskError("\(error)") }
     }
-    let exhibit = chosenExhibit ?? stand?.exhibits.locked?.rawValue ?? header.exhibit ?? "launcher"
-    guard exhibit == "launcher" || ExhibitCatalog.type(named: exhibit) != nil else {
-        printError("--exhibit \(echoed(exhibit)): not one of launcher, " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+    let target: ExhibitType?
+    if let chosen = chosenExhibit {
+        guard let t = replayTarget(chosen) else { printError("--exhibit \(echoed(chosen)): not one of \(replayTargetNames)"); return 2 }
+        target = t
+    } else if let locked = stand?.exhibits.locked {
+        target = locked
+    } else if let named = header.exhibit {
+        guard let t = replayTarget(named) else { printError("\(source): the trace header's exhibit \(echoed(named)) is not one of \(replayTargetNames)"); return 2 }
+        target = t
+    } else {
+        target = nil
+    }
+    if let attract = header.resuming?.unknownAttract {
+        printError("\(source): the trace resumes in the attract demo of \(echoed(attract)), which is not one of \(replayTargetNames)")
         return 2
     }
+    let exhibit = target?.name ?? launcherName
     var motion = header.motionSettings
     do { try makeDirectories(out) } catch { throw KioskError("--out \(out): \(error)") }
 
     // A recording says how the stand ran: locked to one exhibit, its idle and attract times.
-    var settings = header.replaySettings(exhibit: exhibit, width: width, height: height, seed: seed, keepLock: chosenExhibit == nil)
+    var settings = header.replaySettings(exhibit: target, width: width, height: height, seed: seed, keepLock: chosenExhibit == nil)
     if let stand {
-        stand.applyStand(to: &settings, exhibit: exhibit)
+        stand.applyStand(to: &settings, exhibit: target)
         stand.applyStand(to: &motion)
     }
     if let demo {
         // The stand's tiles, in its order and languages, where the replay will show them.
-        guard let demoRecords = DemoTraces.records(for: demo, settings: settings, fonts: fonts) else { return 2 }
-        records = demoRecords
+        records = DemoTraces.records(for: replayTarget(demo) ?? nil, settings: settings, fonts: fonts)
         recordCount = records.count
     }
     if let zone = c.string("timezone") {
@@ -144,6 +159,20 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     return 0
 }
+
+/// What --demo, --exhibit and trace headers call the whole kiosk from its launcher.
+let launcherName = "launcher"
+
+/// The launcher (`.some(nil)`) or an exhibit (`.some(type)`) by the name a replay is given;
+/// nil when the name is neither.
+func replayTarget(_ name: String) -> ExhibitType?? {
+    if name == launcherName { return .some(nil) }
+    guard let type = ExhibitRegistry.named(name) else { return nil }
+    return .some(type)
+}
+
+/// The names a replay takes, for messages.
+var replayTargetNames: String { ([launcherName] + ExhibitRegistry.names).joined(separator: ", ") }
 
 /// A dump's state.json against the replay's state at its "blackbox" checkpoint: 0 when
 /// equal, 1 when not (with the first difference).

@@ -25,10 +25,10 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let configuration = try loadConfiguration(c.string("config"))
     let log = Log(minimum: logLevel(configuration.logging.level))
     var settings = configuration.kioskSettings
-    let exhibit: String?, seed: UInt64?, recordLimit: Int, seconds: Double?
+    let exhibitName: String?, seed: UInt64?, recordLimit: Int, seconds: Double?
     var display: DisplaySettings
     do throws(CommandLineError) {
-        exhibit = try c.nonEmpty("exhibit")
+        exhibitName = try c.nonEmpty("exhibit")
         seed = try c.unsigned("seed")
         recordLimit = try c.integer("record-limit-mb", in: 1...(TextFileLimit.trace >> 20)) ?? 16
         seconds = try c.number("seconds", in: 0...31_536_000)
@@ -36,10 +36,14 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     } catch { throw KioskError(error.message) }
     // Flags given on the command line win over the file; the file over built-in defaults.
     display = try displaySettings(c, base: configuration.displaySettings)
-    settings.locked = exhibit ?? settings.locked
-    if let locked = settings.locked, ExhibitCatalog.type(named: locked) == nil {
-        throw KioskError("no exhibit named \(echoed(locked)); exhibits: " + ExhibitCatalog.all.map { $0.info.name }.joined(separator: ", "))
+    var exhibit: ExhibitType? = nil
+    if let name = exhibitName {
+        guard let type = ExhibitRegistry.named(name) else {
+            throw KioskError("--exhibit \(echoed(name)): no exhibit of that name; exhibits: " + ExhibitRegistry.names.joined(separator: ", "))
+        }
+        exhibit = type
     }
+    settings.locked = exhibit ?? settings.locked
     let clock = MonotonicClock()
     settings.seed = seed ?? UInt64(truncatingIfNeeded: clock.now) | 1
     let fonts: FontSet

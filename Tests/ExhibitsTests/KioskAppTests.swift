@@ -25,7 +25,7 @@ import Sensors
         t.checkpoint("launcher", at: 0)
         let first = try replay(t.text, exhibit: "launcher")
         let tiles = controls(first, "launcher")
-        #expect(tiles == ExhibitCatalog.all.map { "exhibit.\($0.info.name)" })
+        #expect(tiles == ExhibitRegistry.tiles.map { "exhibit.\($0.name)" })
         let tile = try #require(control(first, "launcher", "exhibit.grid-block"))
         #expect(tile.height >= 64 && tile.width >= 64)
 
@@ -140,15 +140,15 @@ import Sensors
         t.checkpoint("visitor", at: 302_500)
         let r = try replay(t.text, exhibit: "launcher")
         #expect(exhibit(r, "quiet") == "launcher" && r.states["quiet"]?["attract"] == nil)
-        #expect(r.states["attract"]?["attract"] == .string(ExhibitCatalog.all[0].info.name))
+        #expect(r.states["attract"]?["attract"] == .string(ExhibitRegistry.tiles[0].name))
         #expect(r.states["visitor"]?["attract"] == nil && exhibit(r, "visitor") == "launcher")
     }
 
     @Test func everyDemoParsesAndDoesSomething() throws {
-        for type in ExhibitCatalog.all {
+        for type in ExhibitRegistry.all {
             let frames = type.demoFrames(width: 480, height: 800)
-            #expect(!frames.isEmpty, "\(type.info.name) demo")
-            #expect(frames.first!.events.contains { $0.phase == .down }, "\(type.info.name)")
+            #expect(!frames.isEmpty, "\(type.name) demo")
+            #expect(frames.first!.events.contains { $0.phase == .down }, "\(type.name)")
         }
     }
 

@@ -90,7 +90,7 @@ import Testing
     /// On an exhibit that acts on taps anywhere, a finger is marked from touch-down until it
     /// strays (a drag) or lifts; an exhibit of buttons only (circle-draw) is not marked.
     @Test func aFingerThatMayTapIsMarkedAtOnce() throws {
-        func app(_ exhibit: String) throws -> KioskApp {
+        func app(_ exhibit: ExhibitType) throws -> KioskApp {
             var settings = KioskApp.Settings()
             settings.attractAfter = nil
             settings.initialExhibit = exhibit
@@ -103,7 +103,7 @@ import Testing
             app.advance(to: t)
             app.handle(TouchFrame(time: t, events: [TouchEvent(slot: 0, phase: phase, position: p, time: t)]))
         }
-        for exhibit in ["motion-cube", "grid-block", "tilt-box"] {
+        for exhibit: ExhibitType in ["motion-cube", "grid-block", "tilt-box"] {
             let a = try app(exhibit)
             #expect(marks(a) == 0)
             touch(a, .down, Vec2(240, 650), 100_000)

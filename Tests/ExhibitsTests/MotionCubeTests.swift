@@ -52,7 +52,7 @@ extension TraceBuilder {
 
     func replayCube(_ t: TraceBuilder, width: Int = 480, height: Int = 800, seed: UInt64 = 1, cap: Int? = nil) throws -> ReplayResult {
         try replay(t.text, exhibit: "motion-cube", width: width, height: height, seed: seed) { settings in
-            if let cap { settings.options.motionCubeShapeCap = cap }
+            if let cap { settings.options[MotionCube.exhibitType].set(MotionCube.shapeCap, .integer(cap)) }
         }
     }
 
@@ -515,7 +515,7 @@ extension TraceBuilder {
     }
 
     @Test func theDemoPlays() throws {
-        let records = MotionCube.demoFrames
+        let records = MotionCube.profile.demoFrames
         #expect(!records.isEmpty)
         var t = TraceBuilder()
         for line in MotionCube.demoTrace.split(separator: "\n").dropFirst() { t.lines.append(String(line)) }

@@ -49,7 +49,7 @@ import Gestures
         let homeBottom = try #require(r.homeControlBottom("later"))
         #expect(a[0].y - 14 * s >= homeBottom, "the bar is below the home control")
         // The attract demo pulls a ball: its first touch lands on the leftmost ball.
-        let first = NewtonsCradle.demoFrames(width: size.0, height: size.1)[0].events[0].position
+        let first = NewtonsCradle.profile.demoFrames(width: size.0, height: size.1)[0].events[0].position
         #expect(first.distance(to: b[0]) <= Self.radius * s * 1.25)
     }
 

@@ -129,7 +129,9 @@ struct ReplayResult {
 /// Replays `trace` on the virtual panel exactly as `motionkiosk replay` does.
 func replay(_ trace: String, exhibit: String, width: Int = 480, height: Int = 800, seed: UInt64 = 1,
             configure: (inout KioskApp.Settings) -> Void = { _ in }) throws -> ReplayResult {
-    var settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: seed)
+    // "launcher": the whole kiosk (nil), else the exhibit of that name.
+    var settings = KioskApp.Settings.replay(exhibit: exhibit == "launcher" ? nil : ExhibitType(stringLiteral: exhibit),
+                                            width: width, height: height, seed: seed)
     configure(&settings)
     let records = try TraceReader.records(in: trace, source: "test trace")
     let panel = VirtualPanel(width: width, height: height)

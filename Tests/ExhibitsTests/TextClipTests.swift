@@ -123,9 +123,9 @@ import VisitorText
     @Test(arguments: [(480, 800), (720, 1280), (400, 400)])
     func hostileModeLabelsStayOnCircleDrawsControls(width: Int, height: Int) {
         let app = self.app([
-            TextKey.circleDrawMode("draw"): Self.longWord,
-            TextKey.circleDrawMode("delete"): Self.accented,
-            TextKey.circleDrawMode("move"): Self.longWords,
+            TextKey.exhibit("circle-draw", "mode.draw"): Self.longWord,
+            TextKey.exhibit("circle-draw", "mode.delete"): Self.accented,
+            TextKey.exhibit("circle-draw", "mode.move"): Self.longWords,
         ], width: width, height: height)
         app.open("circle-draw")
         let (texts, changed) = pixelsChangedOutsideTextBoxes(app)

@@ -299,7 +299,7 @@ import Sensors
         pressureRamp(&t, from: 101.325, to: 101.325 + change, start: 2000, end: 6000, until: 12000)
         t.checkpoint("start", at: 1500)
         t.checkpoint("end", at: 12000)
-        let r = try replay(t.text, exhibit: "tilt-box") { $0.options.tiltBoxAltitudeGrey = true }
+        let r = try replay(t.text, exhibit: "tilt-box") { $0.options[TiltBox.exhibitType].set(TiltBox.altitudeGrey, .boolean(true)) }
         let g0 = try #require(grey(r, "start")), g1 = try #require(grey(r, "end"))
         #expect(abs(g0 - 153) <= 2, "level ground is mid grey, got \(g0)")
         if darker { #expect(g1 <= 72, "100 m up: \(g1)") } else { #expect(g1 >= 233, "100 m down: \(g1)") }
@@ -316,7 +316,7 @@ import Sensors
         shake(&t, at: 6200)
         t.hold(accel: Self.flat, from: 6800, to: 9000)
         t.checkpoint("shaken", at: 9000)
-        let r = try replay(t.text, exhibit: "tilt-box") { $0.options.tiltBoxAltitudeGrey = true }
+        let r = try replay(t.text, exhibit: "tilt-box") { $0.options[TiltBox.exhibitType].set(TiltBox.altitudeGrey, .boolean(true)) }
         let g = try #require(grey(r, "up-5m"))
         #expect(g > 80 && g < 140, "5 m up is between mid and dark grey: \(g)")
         #expect(r.states["shaken"]?["shakes"] == .int(1))

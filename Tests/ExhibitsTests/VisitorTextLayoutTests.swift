@@ -56,7 +56,7 @@ import VisitorText
         return found
     }
 
-    static func app(width: Int, height: Int, fonts: FontSet, order: [String]? = nil) -> KioskApp {
+    static func app(width: Int, height: Int, fonts: FontSet, order: [ExhibitType]? = nil) -> KioskApp {
         var s = KioskApp.Settings()
         s.width = width; s.height = height
         s.languages = codes
@@ -78,14 +78,16 @@ import VisitorText
             app.selectLanguage(code)
             problems += Self.problems(in: app, screen: "\(size) \(code) launcher")
             for case .text(let b, _, _, _) in app.displayList().commands { checkedStrings.insert(b.text) }
-            for name in TextKey.exhibits {
-                app.open(name)
+            for exhibit in ExhibitRegistry.tiles {
+                let name = exhibit.name
+                app.open(exhibit)
                 problems += Self.problems(in: app, screen: "\(size) \(code) \(name)")
                 for case .text(let b, _, _, _) in app.displayList().commands { checkedStrings.insert(b.text) }
             }
             // The attract loop's banner for each exhibit, in this language.
-            for name in TextKey.exhibits {
-                let attract = Self.app(width: w, height: h, fonts: fonts, order: [name])
+            for exhibit in ExhibitRegistry.tiles {
+                let name = exhibit.name
+                let attract = Self.app(width: w, height: h, fonts: fonts, order: [exhibit])
                 attract.advance(to: 10_500_000)
                 // The attract loop starts in the stand's first language, as a new visitor would;
                 // then this language is chosen to check its banner.
@@ -98,7 +100,7 @@ import VisitorText
         #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(8).map { $0.description }.joined(separator: "\n"))")
         // Every visitor string of every language was on some screen.
         for language in Language.shipped {
-            for key in TextKey.all {
+            for key in ExhibitRegistry.textKeys {
                 let s = TextBook(languages: [language.code]).text(key, in: language)
                 #expect(checkedStrings.contains(s), "\(size): '\(s)' (\(language.code) \(key)) was never drawn")
             }

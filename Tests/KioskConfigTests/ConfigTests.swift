@@ -2,6 +2,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import Exhibits
 @testable import KioskConfig
 import Sensors
 
@@ -131,10 +132,11 @@ import Sensors
         #expect(c.display.format == .rgb565)
         #expect(c.sensors.source == .i2c && c.sensors.i2cBus == 1 && c.sensors.i2cAddress == 0x68)
         #expect(c.sensors.mount == BoardMount("rotate-90"))
-        #expect(c.exhibits.order == [.gridBlock, .tiltBox])
-        #expect(c.exhibits.locked == .tiltBox)
+        #expect(c.exhibits.order == [GridBlock.exhibitType, TiltBox.exhibitType])
+        #expect(c.exhibits.locked == TiltBox.exhibitType)
         #expect(c.exhibits.idleSeconds == 45)
-        #expect(c.exhibits.motionCubeShapeCap == 12)
+        #expect(c.exhibits.options[MotionCube.exhibitType].integer(MotionCube.shapeCap) == 12)
+        #expect(c.exhibits.options[TiltBox.exhibitType].boolean(TiltBox.altitudeGrey) == false)
         #expect(c.logging.level == .debug)
     }
 

@@ -87,7 +87,8 @@ import Trace
     static func replayState(_ dump: String) throws -> (replayed: String, stand: String, header: TraceHeader) {
         let text = try readTextFile(dump + "/trace.jsonl", limit: TextFileLimit.trace)
         let (header, records) = try TraceReader.trace(in: text)
-        let exhibit = header.exhibit ?? "launcher"
+        // The header's exhibit, or the launcher (nil) as `motionkiosk replay` reads it.
+        let exhibit = header.exhibit.flatMap { $0 == "launcher" ? nil : ExhibitType(stringLiteral: $0) }
         var settings = header.replaySettings(exhibit: exhibit, width: header.width ?? 480, height: header.height ?? 800)
         var motion = header.motionSettings
         let configuration = try KioskConfiguration.parse(try readTextFile(dump + "/config.toml"), file: dump + "/config.toml")

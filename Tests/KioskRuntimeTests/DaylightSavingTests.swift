@@ -109,7 +109,7 @@ import Trace
         let schedule = StandSchedule(hours: try hours(weekly, closed: closed), wakeFor: nil,
                                      wallClock: StandWallClock.starting(at: try #require(CivilTime(iso: start)), origin: 0, zone: zone))
         let panel = VirtualPanel(width: 480, height: 800)
-        var settings = KioskApp.Settings.replay(exhibit: "launcher", width: 480, height: 800, seed: 1)
+        var settings = KioskApp.Settings.replay(exhibit: nil, width: 480, height: 800, seed: 1)
         settings.attractAfter = nil
         let runner = try ReplayRunner(settings: settings, display: panel, fonts: try FontSet(), log: Log(minimum: .error),
                                       schedule: schedule)

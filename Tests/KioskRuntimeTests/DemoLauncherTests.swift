@@ -10,12 +10,12 @@ import Trace
 /// `replay --demo launcher --config`: the demo taps the tiles of the launcher it is
 /// replayed on, so each checkpoint shows the exhibit it is named after.
 @Suite struct DemoLauncherTests {
-    func checkpoints(order: [String], languages: [String]) throws -> [(name: String, exhibit: String)] {
-        var settings = KioskApp.Settings.replay(exhibit: "launcher", width: 480, height: 800, seed: 1)
+    func checkpoints(order: [ExhibitType], languages: [String]) throws -> [(name: String, exhibit: String)] {
+        var settings = KioskApp.Settings.replay(exhibit: nil, width: 480, height: 800, seed: 1)
         settings.order = order
         settings.languages = languages
         let fonts = try FontSet()
-        let records = try #require(DemoTraces.records(for: "launcher", settings: settings, fonts: fonts))
+        let records = DemoTraces.records(for: nil, settings: settings, fonts: fonts)
         let runner = try ReplayRunner(settings: settings, display: VirtualPanel(width: 480, height: 800), fonts: fonts,
                                       log: Log(minimum: .error))
         var seen: [(String, String)] = []
@@ -26,7 +26,7 @@ import Trace
     }
 
     @Test func aStandsOwnTilesAreTappedInItsOrderAndLanguages() throws {
-        let order = ["grid-block", "tilt-box", "circle-draw"]
+        let order: [ExhibitType] = ["grid-block", "tilt-box", "circle-draw"]
         let seen = try checkpoints(order: order, languages: ["de", "fr", "en"])
         let opened = seen.filter { $0.name != "00-launcher" && $0.name != "99-launcher" }
         #expect(opened.map { $0.name } == ["1-grid-block", "2-tilt-box", "3-circle-draw"])
@@ -35,7 +35,7 @@ import Trace
     }
 
     @Test func theDefaultLauncherStillHasEveryTile() throws {
-        let all = ExhibitCatalog.all.map { $0.info.name }
+        let all = ExhibitRegistry.tiles
         let seen = try checkpoints(order: all, languages: ["en"])
         let opened = seen.filter { $0.name != "00-launcher" && $0.name != "99-launcher" }
         #expect(opened.count == all.count)

@@ -20,7 +20,7 @@ import Trace
         let schedule = StandSchedule(hours: hours, wakeFor: wakeOnTouch ? 300_000_000 : nil,
                                      wallClock: StandWallClock.starting(at: start, origin: 0, zone: .utc))
         let panel = VirtualPanel(width: 480, height: 800)
-        var settings = KioskApp.Settings.replay(exhibit: "launcher", width: 480, height: 800, seed: 1)
+        var settings = KioskApp.Settings.replay(exhibit: nil, width: 480, height: 800, seed: 1)
         settings.attractAfter = nil
         let runner = try ReplayRunner(settings: settings, display: panel, fonts: try FontSet(), log: Log(minimum: .error),
                                       schedule: schedule)
@@ -31,7 +31,7 @@ import Trace
 
     /// The launcher's first tile, then checkpoints around closing, the night and opening.
     func trace(touchAtNight: Bool) throws -> [TraceRecord] {
-        let probe = KioskApp(settings: .replay(exhibit: "launcher", width: 480, height: 800, seed: 1), fonts: try FontSet(),
+        let probe = KioskApp(settings: .replay(exhibit: nil, width: 480, height: 800, seed: 1), fonts: try FontSet(),
                              log: Log(minimum: .error))
         guard case .array(let controls)? = probe.state()["controls"], case .object(let tile)? = controls.first,
               case .number(let x)? = tile.first(where: { $0.0 == "x" })?.1,

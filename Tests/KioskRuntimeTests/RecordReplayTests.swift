@@ -104,7 +104,8 @@ import Trace
     /// `checkpoint`.
     static func replay(_ trace: String, checkpoint name: String) throws -> String {
         let (header, records) = try TraceReader.trace(in: trace)
-        let exhibit = header.exhibit ?? "launcher"
+        // The header's exhibit, or the launcher (nil) as `motionkiosk replay` reads it.
+        let exhibit = header.exhibit.flatMap { $0 == "launcher" ? nil : ExhibitType(stringLiteral: $0) }
         var settings = header.replaySettings(exhibit: exhibit, width: header.width ?? 480, height: header.height ?? 800)
         var motion = header.motionSettings
         let configuration = try KioskConfiguration.parse(configurationText, file: "stand.toml")

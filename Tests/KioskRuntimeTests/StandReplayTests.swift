@@ -15,8 +15,8 @@ import Testing
         [sensors]
         gravity_time_constant_ms = 250
         """, file: "stand.toml")
-        var launcher = KioskApp.Settings.replay(exhibit: "launcher", width: 480, height: 800, seed: 3)
-        stand.applyStand(to: &launcher, exhibit: "launcher")
+        var launcher = KioskApp.Settings.replay(exhibit: nil, width: 480, height: 800, seed: 3)
+        stand.applyStand(to: &launcher, exhibit: nil)
         #expect(launcher.order == ["grid-block", "tilt-box"])
         #expect(launcher.idleTimeout == 5_000_000 && launcher.attractAfter == 20_000_000)
         #expect(launcher.seed == 3 && launcher.width == 480)

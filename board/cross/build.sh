@@ -71,7 +71,7 @@ clang++ --target="$LINK" --sysroot="$SR" -O2 -std=c++17 "${FLOAT[@]}" -DTOML_HEA
     -c -o "$OBJ/Glibc.o" "$HERE/embedded/Glibc.swift")
 
 # Library modules in dependency order (Package.swift), then the executables.
-LIBRARIES="Geometry Diagnostics Syscalls Raster Dynamics Gestures Trace Sensors Platform VisitorText OpeningHours KioskConfig Exhibits KioskRuntime CommandLineParser"
+LIBRARIES="Geometry Diagnostics Syscalls Raster Dynamics Gestures Trace Sensors Platform VisitorText OpeningHours Exhibits KioskConfig KioskRuntime CommandLineParser"
 UNTIL=${UNTIL:-}
 compile() {  # module folder, extra flags… (the module name is the folder's, '-' → '_')
     local m=$1; shift

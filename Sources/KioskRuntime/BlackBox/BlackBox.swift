@@ -219,7 +219,7 @@ extension TraceResumePoint {
         let r = start.point.resumption
         elapsed = r.elapsed
         idleFor = r.idleFor
-        attract = r.attract
+        attract = r.attract?.name
         language = r.language
         tiltReference = r.tiltReference
         appGravity = r.gravity
@@ -232,10 +232,18 @@ extension TraceResumePoint {
         }
     }
 
-    /// The kiosk's side, for `KioskApp.Settings.resuming`.
+    /// The kiosk's side, for `KioskApp.Settings.resuming`. An attract demo the kiosk has no
+    /// exhibit for is a trace error (`unknownAttract`), found before this is asked for.
     public var kioskResumption: KioskApp.Resumption {
-        KioskApp.Resumption(elapsed: elapsed, idleFor: idleFor, attract: attract, language: language,
+        KioskApp.Resumption(elapsed: elapsed, idleFor: idleFor, attract: attract.flatMap(ExhibitRegistry.named), language: language,
                             tiltReference: tiltReference, gravity: appGravity)
+    }
+
+    /// The attract demo this restart point names when no exhibit has that name (a trace from
+    /// another build): the replay refuses it rather than start somewhere else.
+    public var unknownAttract: String? {
+        guard let attract, ExhibitRegistry.named(attract) == nil else { return nil }
+        return attract
     }
 
     /// The motion pipeline's side, on the trace's clock.

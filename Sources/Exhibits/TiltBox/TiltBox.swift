@@ -12,9 +12,12 @@ import Gestures
 /// borders. When it rests (no tilt, or pressed into a border by the tilt) it stops ticking, so
 /// the kiosk sleeps until the tilt changes.
 public final class TiltBox: Exhibit {
-    public static let info = ExhibitInfo(name: "tilt-box", title: "Tilt Box",
-                                         instruction: "Tilt the stand; double tap or hold the box",
-                                         tileColor: Color(r: 200, g: 70, b: 60))
+    public static let profile = ExhibitProfile(
+        name: "tilt-box", tileColor: Color(r: 200, g: 70, b: 60), options: [altitudeGrey], demoTrace: demoTrace,
+        benchScene: .demo(release: 3, what: "dragged up and dropped"))
+    /// [exhibits.tilt-box] altitude_grey
+    public static let altitudeGrey = ExhibitOption.boolean("altitude_grey", default: false,
+                                                          doc: "With a barometer, the background grey follows the altitude (higher is darker).")
 
     public enum Edge: String, CaseIterable, Sendable { case top, right, bottom, left }
 
@@ -67,7 +70,7 @@ public final class TiltBox: Exhibit {
         scale = environment.scale
         border = (20 * scale).rounded()
         side = 100 * scale
-        altitudeGrey = environment.options.tiltBoxAltitudeGrey
+        altitudeGrey = environment.options.boolean(TiltBox.altitudeGrey)
         now = environment.startTime
         lastTick = now
         self.random = random

@@ -16,9 +16,10 @@ import VisitorText
 /// screen), and while a finger pushes a ball its resistance is high (a hand holding a ball
 /// does not let it oscillate about the finger), back to the low value on release.
 public final class NewtonsCradle: Exhibit {
-    public static let info = ExhibitInfo(name: "newtons-cradle", title: "Newton's Cradle",
-                                         instruction: "Pull a ball sideways and let it go",
-                                         tileColor: Color(r: 90, g: 100, b: 120))
+    /// The demo's touches follow the cradle: scaled like it and centred across the width.
+    public static let profile = ExhibitProfile(
+        name: "newtons-cradle", tileColor: Color(r: 90, g: 100, b: 120), demoTrace: demoTrace,
+        demoPlacement: .uniformFromTop, benchScene: .demo(release: 1, what: "one ball pulled out and let go"))
 
     public static let ballCount = 5
     // Sizes at 480 px wide.
@@ -175,7 +176,7 @@ public final class NewtonsCradle: Exhibit {
                           transform: .identity, color: NewtonsCradle.frameColor))
         list.append(.rect(Rect(x: left - 10 * s, y: barY - 14 * s, width: right - left + 20 * s, height: 4 * s),
                           transform: .identity, color: NewtonsCradle.frameLight))
-        list.append(fonts.text(text[TextKey.instruction(NewtonsCradle.info.name)], in: instructionBox,
+        list.append(fonts.text(text[TextKey.instruction(NewtonsCradle.profile.name)], in: instructionBox,
                                size: max(20 * scale, legibleTextSize), minimumSize: legibleTextSize, alignment: .center,
                                vertical: .center, language: text.current.code, color: Color(rgb: 0x5A5650)))
         let centers = balls.map { world.center(of: $0) ?? .zero }
@@ -212,20 +213,7 @@ public final class NewtonsCradle: Exhibit {
         min(Double(width) / 480, Double(height) / 800)
     }
 
-    /// Pull the left ball out and let go; later pull two from the right. The touches follow
-    /// the cradle: scaled like it and centred across the width.
-    public static func demoFrames(width: Int, height: Int) -> [TouchFrame] {
-        let s = layoutScale(width: width, height: height), middle = Double(width) / 2
-        return demoFrames(scaledBy: Vec2(1, 1)).map { frame in
-            var f = frame
-            for i in f.events.indices {
-                let p = f.events[i].position
-                f.events[i].position = Vec2(middle + (p.x - 240) * s, p.y * s)
-            }
-            return f
-        }
-    }
-
+    /// Pull the left ball out and let go; later pull two from the right.
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}
     {"t":500,"type":"touch","phase":"down","id":0,"x":143,"y":470}

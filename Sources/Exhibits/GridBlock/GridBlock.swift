@@ -5,9 +5,9 @@ import Gestures
 /// cell down every 0.3 s; swipes steer it; when its leading edge meets the edge of the grid it
 /// stops and turns red, swipes do nothing, and a tap starts again.
 public final class GridBlock: Exhibit {
-    public static let info = ExhibitInfo(name: "grid-block", title: "Grid Block",
-                                         instruction: "Tap to start, swipe to steer the block",
-                                         tileColor: Color(r: 52, g: 120, b: 80))
+    public static let profile = ExhibitProfile(
+        name: "grid-block", tileColor: Color(r: 52, g: 120, b: 80), demoTrace: demoTrace,
+        benchScene: .demo(release: 2, what: "swiped right"))
 
     public enum Direction: String, CaseIterable, Sendable {
         case up, down, left, right

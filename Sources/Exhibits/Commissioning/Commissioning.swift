@@ -6,9 +6,8 @@ import Gestures
 /// down; the test pattern (grid, corner markers, an arrow to the portrait top, colour bars);
 /// and the devices in use.
 public final class Commissioning: Exhibit {
-    public static let info = ExhibitInfo(name: "commissioning", title: "Commissioning",
-                                         instruction: "Touch, tilt and check the stand",
-                                         tileColor: Color(r: 60, g: 60, b: 70))
+    public static let profile = ExhibitProfile(
+        name: "commissioning", tileColor: Color(r: 60, g: 60, b: 70), demoTrace: demoTrace, isInstallerScreen: true)
 
     private let width: Double, height: Double, scale: Double
     private let fonts: FontSet

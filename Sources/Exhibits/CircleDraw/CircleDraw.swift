@@ -18,9 +18,9 @@ import VisitorText
 /// the kiosk sleeps.
 /// Leaving Move mode freezes every circle with its velocity; coming back resumes them.
 public final class CircleDraw: Exhibit {
-    public static let info = ExhibitInfo(name: "circle-draw", title: "Circle Draw",
-                                         instruction: "Draw circles, then switch to Move and flick them",
-                                         tileColor: Color(r: 70, g: 90, b: 160))
+    public static let profile = ExhibitProfile(
+        name: "circle-draw", tileColor: Color(r: 70, g: 90, b: 160),
+        extraTextKeys: Mode.allCases.map { "mode." + $0.rawValue }, demoTrace: demoTrace, benchScene: .script("circles"))
 
     public enum Mode: String, CaseIterable, Sendable { case draw, delete, move }
 
@@ -265,7 +265,7 @@ public final class CircleDraw: Exhibit {
             let selected = m == active
             list.append(.rect(f, transform: .identity, color: selected ? CircleDraw.selectedColor : CircleDraw.barColor))
             // Bold or not, the label keeps one size: laid out bold, the wider of the two.
-            let label = text[TextKey.circleDrawMode(m.rawValue)]
+            let label = text[TextKey.exhibit(CircleDraw.profile.name, "mode." + m.rawValue)]
             let box = f.insetBy(dx: 4 * scale, dy: 2 * scale)
             let size = fonts.block(label, in: box, size: max(24 * scale, legibleTextSize), minimumSize: legibleTextSize,
                                    bold: true, alignment: .center, language: text.current.code).size

@@ -12,9 +12,12 @@ import Gestures
 /// takes touches that land on the background, and a tap on a shape pokes it up instead, so a
 /// visitor's tap is never dead.
 public final class MotionCube: Exhibit {
-    public static let info = ExhibitInfo(name: "motion-cube", title: "Motion Cube",
-                                         instruction: "Tap to drop shapes; drag, pinch, turn them; tilt the stand",
-                                         tileColor: Color(rgb: 0x5856D6))
+    public static let profile = ExhibitProfile(
+        name: "motion-cube", tileColor: Color(rgb: 0x5856D6), options: [shapeCap], demoTrace: demoTrace,
+        benchScene: .script("shape-pile"))
+    /// [exhibits.motion-cube] shape_cap
+    public static let shapeCap = ExhibitOption.integer("shape_cap", default: 40, range: 1...500,
+                                                      doc: "Most shapes on screen; the oldest leaves when a new one comes.")
 
     public enum Kind: String, Sendable { case circle, square }
 
@@ -80,7 +83,7 @@ public final class MotionCube: Exhibit {
         width = Double(environment.width)
         height = Double(environment.height)
         scale = environment.scale
-        cap = max(1, environment.options.motionCubeShapeCap)
+        cap = max(1, environment.options.integer(MotionCube.shapeCap))
         worldTime = environment.startTime
         self.gestures = gestures
         self.random = random
