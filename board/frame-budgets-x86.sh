@@ -11,13 +11,14 @@ cd "$ROOT"
 export PATH=/opt/swift/usr/bin:$PATH
 enforce=false
 if [ "${1:-}" = --enforce ]; then enforce=true; shift; fi
-EXHIBITS=${*:-motion-cube circle-draw tilt-box newtons-cradle grid-block}
 command -v valgrind >/dev/null || { echo "frame-budgets-x86: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 swift build -c release --product motionkiosk-bench 2>&1 | tail -n 1 >&2
 # valgrind cannot read the toolchain's debug information: it counts a stripped copy.
 mkdir -p "$ROOT/.build-frame-budgets"
 bench=$ROOT/.build-frame-budgets/motionkiosk-bench
 strip --strip-debug -o "$bench" "$(swift build -c release --show-bin-path)/motionkiosk-bench"
+# Every exhibit with a bench scene unless some are named.
+EXHIBITS=${*:-$("$bench" frame --list | tr '\n' ' ')}
 FRAMES=60
 count() {  # frames, args… → instructions
     local frames=$1; shift

@@ -13,9 +13,10 @@ cd "$ROOT"
 export PATH=/opt/swift/usr/bin:$PATH
 enforce=false
 if [ "${1:-}" = --enforce ]; then enforce=true; shift; fi
-EXHIBITS=${*:-motion-cube circle-draw tilt-box newtons-cradle grid-block}
 swift build -c release --product motionkiosk-bench 2>&1 | tail -n 1 >&2
 bench=$(swift build -c release --show-bin-path)/motionkiosk-bench
+# Every exhibit with a bench scene unless some are named.
+EXHIBITS=${*:-$("$bench" frame --list | tr '\n' ' ')}
 GOAL_KB=32768
 status=0
 for exhibit in $EXHIBITS; do

@@ -5,6 +5,7 @@
 // an exhibit's insides.
 //
 //   motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--rotation 0|90|180|270] [--upright]
+//   motionkiosk-bench frame --list    (the exhibits with a scene, one a line: every one by default)
 // (--rotation: how the panel is mounted; 90 by default, 0 for a native portrait panel such
 // as the 720×1280 Touch Display 2)
 //
@@ -289,6 +290,10 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
         let a = arguments[i]
         let value = i + 1 < arguments.count ? arguments[i + 1] : nil
         switch a {
+        case "--list":
+            // The exhibits with a scene, one a line: what scripts measure when given none.
+            for exhibit in exhibitsWithBenchScenes { print(exhibit.name) }
+            return 0
         case "--exhibit":
             guard let v = value else { return usage("--exhibit needs a name") }
             names.append(v); i += 2
@@ -348,7 +353,7 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
 }
 
 private func usage(_ problem: String) -> Int32 {
-    FileHandleStderr.write("frame: \(problem)\nusage: motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--rotation DEG] [--upright]\n")
+    FileHandleStderr.write("frame: \(problem)\nusage: motionkiosk-bench frame [--list] [--exhibit NAME]... [--frames N] [--size WxH] [--rotation DEG] [--upright]\n")
     return 2
 }
 

@@ -28,7 +28,8 @@ say() { echo "compare-cpus: $*"; }
 X86=$ROOT/.build/release/motionkiosk
 X86_BENCH=$ROOT/.build/release/motionkiosk-bench
 X86_STATE=$("$X86_BENCH" dynamics --state-hash)
-NAMES="launcher motion-cube tilt-box newtons-cradle circle-draw grid-block"
+# Every demo the kiosk has (the launcher, then each exhibit's): a new exhibit is compared too.
+NAMES=$("$X86" replay --list-demos | tr '\n' ' ')
 
 run_all() {  # label, command prefix…
     local label=$1; shift

@@ -32,7 +32,8 @@ for arch in $ARCHES; do
     bench=$ROOT/.build-cross/$arch/motionkiosk-bench
     sysroot=$ROOT/.build-cross/$arch/sysroot
     [ -x "$bench" ] || { echo "$bench missing: run board/cross/build.sh $arch" >&2; exit 2; }
-    exhibits=${EXHIBITS:-motion-cube circle-draw tilt-box newtons-cradle grid-block}
+    # Every exhibit with a bench scene, as the bench itself lists them.
+    exhibits=${EXHIBITS:-$("$qemu" -L "$sysroot" "$bench" frame --list | tr '\n' ' ')}
     cases=("480x800 90 8 4" "720x1280 0 12 6" "1080x1920 0 24 12")
     if [ "$arch" = armhf ]; then exhibits=${EXHIBITS:-motion-cube circle-draw}; cases=("480x800 90 8 4" "720x1280 0 12 6"); fi
     for exhibit in $exhibits; do
