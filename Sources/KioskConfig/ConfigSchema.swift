@@ -99,7 +99,7 @@ enum ConfigSchema {
             c.sensors.i2cAddress = a == 0 ? nil : a
         },
         ConfigKey(table: "sensors", name: "chip", doc: "auto | adxl345 | mpu6050 | lis3dh (userspace I2C driver).",
-                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.chip = try choice(v) },
+                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.chip = try chip(v) },
         ConfigKey(table: "sensors", name: "mount", doc: "How the sensor board sits relative to the panel, seen from the front: " + BoardMount.names.joined(separator: " | ") + " (turned clockwise; back = chip facing away), or a 3x3 matrix [[a,b,c],[d,e,f],[g,h,i]] with panel = M · sensor (x right, y up, z out of the glass).",
                   defaultText: "\"normal\"") { c, v throws(ValueProblem) in c.sensors.mount = try mount(v) },
         ConfigKey(table: "sensors", name: "gravity_time_constant_ms", doc: "Low-pass time constant separating gravity from hand movement.",
@@ -107,7 +107,10 @@ enum ConfigSchema {
         ConfigKey(table: "sensors", name: "shake_threshold", doc: "m/s² a jolt must exceed to count towards a shake: 11 light, 13 normal, 15 hard.",
                   defaultText: "13.0") { c, v throws(ValueProblem) in c.sensors.shakeThreshold = try number(v, 9.9...60) },
         ConfigKey(table: "sensors", name: "barometer", doc: "auto | none | an IIO device name, for the altitude option of tilt-box.",
-                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.barometer = try nonEmpty(v) },
+                  defaultText: "\"auto\"") { c, v throws(ValueProblem) in 
+            let s = try nonEmpty(v)
+            c.sensors.barometer = s == "auto" ? .first : s == "none" ? .none : .named(s)
+        },
 
         ConfigKey(table: "exhibits", name: "order", doc: "Exhibits on the launcher, in order: " + ExhibitRegistry.names.joined(separator: ", ") + ".",
                   defaultText: "[" + ExhibitRegistry.tiles.map { "\"\($0.name)\"" }.joined(separator: ", ") + "]") { c, v throws(ValueProblem) in
@@ -414,6 +417,17 @@ enum ConfigSchema {
         }
         if out.isEmpty { throw ValueProblem(message: "the launcher needs at least one exhibit") }
         return out
+    }
+
+    /// "auto" (nil: every chip is probed) or one chip the userspace drivers know.
+    static func chip(_ v: TOMLValue) throws(ValueProblem) -> I2CAccelChip? {
+        let s = try string(v)
+        if s == "auto" { return nil }
+        if let chip = I2CAccelChip(rawValue: s) { return chip }
+        let options = ["auto"] + I2CAccelChip.allCases.map { $0.rawValue }
+        var message = "\(echoed(s)) is not one of " + options.joined(separator: ", ")
+        if let near = nearest(s, in: options) { message += "; did you mean '\(near)'?" }
+        throw ValueProblem(message: message)
     }
 
     /// The closest option by edit distance, when it is close enough to be a typo.

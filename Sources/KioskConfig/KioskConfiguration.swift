@@ -72,7 +72,6 @@ public struct KioskConfiguration: Equatable, Sendable {
 
     public struct Sensors: Equatable, Sendable {
         public enum Source: String, CaseIterable, Sendable { case auto, iio, i2c, keys, none }
-        public enum Chip: String, CaseIterable, Sendable { case auto, adxl345, mpu6050, lis3dh }
 
         public var source = Source.auto
         /// IIO device by name ("lis3dh") or sysfs folder ("iio:device0"); empty: the first accelerometer.
@@ -82,14 +81,15 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var i2cBus: Int? = nil
         /// nil: the chips' usual addresses are probed.
         public var i2cAddress: Int? = nil
-        public var chip = Chip.auto
+        /// nil ("auto"): each chip the userspace drivers know is probed.
+        public var chip: I2CAccelChip? = nil
         /// How the sensor board sits relative to the panel (after the IIO mount matrix).
         public var mount = BoardMount.normal
         public var gravityTimeConstantMilliseconds = 100.0
         /// m/s² above which a sample counts as a jolt (11 light, 13 normal, 15 hard).
         public var shakeThreshold = 13.0
-        /// "auto": the first IIO pressure sensor; "none": no barometer.
-        public var barometer = "auto"
+        /// Which IIO pressure sensor gives altitude.
+        public var barometer = BarometerChoice.first
     }
 
     public struct Exhibits: Equatable, Sendable {

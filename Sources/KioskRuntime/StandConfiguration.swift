@@ -104,14 +104,13 @@ extension KioskConfiguration {
         case .iio: c.accelerometer = s.iioDevice.isEmpty ? .auto : .iio(s.iioDevice)
         case .i2c:
             let bus = s.i2cBus.map { "/dev/i2c-\($0)" } ?? ""
-            let chip = I2CAccelChip(rawValue: s.chip.rawValue)
-            c.accelerometer = bus.isEmpty ? .auto : .i2c(bus: bus, chip: chip, address: s.i2cAddress.map { UInt8(truncatingIfNeeded: $0) })
+            c.accelerometer = bus.isEmpty ? .auto : .i2c(bus: bus, chip: s.chip, address: s.i2cAddress.map { UInt8(truncatingIfNeeded: $0) })
         }
         c.iioMode = s.iioBuffered ? .auto : .polled
         c.board = s.mount
         c.gravityTimeConstant = s.gravityTimeConstantMilliseconds / 1000
         c.shakeThreshold = s.shakeThreshold
-        c.barometer = s.barometer != "none"
+        c.barometer = s.barometer
         return c
     }
 

@@ -100,8 +100,8 @@ public struct MotionSensorConfiguration: Sendable {
     public var shakeCoolDown: Microseconds = 1_000_000
     /// Identical samples for this long count as a stuck sensor; nil disables the check.
     public var stuckAfter: Microseconds? = 10_000_000
-    /// Whether to look for an IIO barometer.
-    public var barometer = true
+    /// Which IIO barometer to use, if any.
+    public var barometer = BarometerChoice.first
     public var altitudeTimeConstant = 1.0
 
     /// The part that shapes tilt, shakes and altitude (what a trace header records).
@@ -149,6 +149,16 @@ public struct MotionUpdate: Sendable {
     public var pressures: [PressureSample] = []
 }
 
+/// Which IIO pressure sensor gives altitude ([sensors] barometer).
+public enum BarometerChoice: Equatable, Sendable {
+    /// No barometer: no altitude.
+    case none
+    /// The first pressure sensor found.
+    case first
+    /// This one only, by name ("bmp280") or sysfs folder ("iio:device1").
+    case named(String)
+}
+
 /// The kiosk's motion input: picks an accelerometer (and barometer), keeps it alive across
 /// unplug/replug, maps its axes to the screen, filters gravity, detects shakes and tracks
 /// altitude. Single-threaded: call it from the main loop.
@@ -191,6 +201,8 @@ public final class MotionSensors {
     /// A barometer that was there and went away is looked for again on the retry schedule
     /// (one never seen is looked for only on `rescan`).
     private var barometerLost = false
+    /// A named barometer that is not there is said once, not on every look.
+    private var saidNamedBarometerMissing = false
     private var scratch: [AccelerationSample] = []
     /// No sample or pressure reading reaches the pipeline timed before this (`service`).
     private var earliestSampleTime = Microseconds.min
@@ -229,7 +241,7 @@ public final class MotionSensors {
             self.log.always("motion: no accelerometer found for \(configuration.accelerometer); using fixed down gravity")
             scheduleRetry(now: now)
         }
-        if configuration.barometer { barometer = openBarometer() }
+        if configuration.barometer != .none { barometer = openBarometer() }
     }
 
     deinit { close() }
@@ -297,7 +309,7 @@ public final class MotionSensors {
     public func rescan() {
         let now = clock.now
         if let last = lastRescan, now - last < 250_000 {
-            if isFallingBack || (configuration.barometer && barometer == nil) { nextRetry = last + 250_000 }
+            if isFallingBack || (configuration.barometer != .none && barometer == nil) { nextRetry = last + 250_000 }
             return
         }
         retryDelay = configuration.retryInterval
@@ -331,7 +343,7 @@ public final class MotionSensors {
                 log.always("motion: accelerometer back: \(found.name)")
             }
         }
-        if configuration.barometer && barometer == nil {
+        if configuration.barometer != .none && barometer == nil {
             barometer = openBarometer()
             if let b = barometer {
                 log.always("motion: barometer \(barometerLost ? "back" : "found"): \(b.name)")
@@ -523,10 +535,33 @@ public final class MotionSensors {
     }
 
     private func openBarometer() -> IIOBarometer? {
-        for device in IIODeviceInfo.enumerate(paths: configuration.iioPaths, system: system) where device.hasPressure {
-            if let b = try? IIOBarometer(device: device, system: system) { return b }
+        let pressure = IIODeviceInfo.enumerate(paths: configuration.iioPaths, system: system).filter { $0.hasPressure }
+        switch configuration.barometer {
+        case .none:
+            return nil
+        case .first:
+            for device in pressure {
+                if let b = try? IIOBarometer(device: device, system: system) { return b }
+            }
+            return nil
+        case .named(let wanted):
+            // The one the stand names (by name or sysfs folder), never another in its place.
+            guard let device = pressure.first(where: { $0.name == wanted || $0.id == wanted }) else {
+                if !saidNamedBarometerMissing {
+                    saidNamedBarometerMissing = true
+                    let found = pressure.isEmpty ? "none" : pressure.map { "\($0.id) \($0.name)" }.joined(separator: ", ")
+                    log.always("motion: no IIO pressure sensor named \(echoed(wanted)) ([sensors] barometer); found: \(found); no altitude")
+                }
+                return nil
+            }
+            do throws(IIOSetupError) { return try IIOBarometer(device: device, system: system) } catch {
+                if !saidNamedBarometerMissing {
+                    saidNamedBarometerMissing = true
+                    log.always("motion: barometer \(device.id) \(device.name) cannot be read: \(error); no altitude")
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     /// /dev/i2c-N paths in bus-number order.

@@ -42,7 +42,7 @@ func sensors(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         config.gravityTimeConstant = try c.number("time-constant", in: 0...3600) ?? 0.1
         let stuck = try c.number("stuck-seconds", in: 0...86_400) ?? 10
         config.stuckAfter = stuck > 0 ? Microseconds.fromSeconds(stuck) : nil
-        config.barometer = !c.flag("no-barometer")
+        config.barometer = c.flag("no-barometer") ? .none : .first
         seconds = try c.number("seconds", in: 0...31_536_000)
         linesPerSecond = try c.number("lines-per-second", in: 0.001...1000) ?? 10
     } catch { throw KioskError(error.message) }

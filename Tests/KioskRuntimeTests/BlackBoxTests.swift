@@ -70,7 +70,7 @@ import Trace
             var c = configuration.motionSensors
             c.iioPaths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
             c.i2cDevRoot = tree.path("dev")
-            c.barometer = false
+            c.barometer = .none
             frames.attachMotion(MotionSensors(configuration: c, clock: clock, log: RateLimitedLog(clock: clock, sink: { _ in })))
         }
 

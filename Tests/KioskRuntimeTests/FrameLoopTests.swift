@@ -304,7 +304,7 @@ import Testing
         var c = MotionSensorConfiguration()
         c.iioPaths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
         c.i2cDevRoot = tree.path("dev")
-        c.barometer = false
+        c.barometer = .none
         c.retryInterval = 600_000_000   // the retry schedule alone would take ten minutes
         let sensors = MotionSensors(configuration: c, clock: clock, log: RateLimitedLog(clock: clock, sink: { _ in }))
         let content = MotionLog()
@@ -342,7 +342,7 @@ import Testing
         var c = MotionSensorConfiguration()
         c.iioPaths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
         c.i2cDevRoot = tree.path("dev")
-        c.barometer = false
+        c.barometer = .none
         let sensors = MotionSensors(configuration: c, clock: clock, log: RateLimitedLog(clock: clock, sink: { _ in }))
         var settings = KioskApp.Settings.replay(exhibit: "tilt-box", width: 480, height: 800, seed: 7)
         settings.idleTimeout = nil

@@ -66,7 +66,7 @@ import Trace
         var c = configuration.motionSensors
         c.iioPaths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
         c.i2cDevRoot = tree.path("dev")
-        c.barometer = false
+        c.barometer = .none
         switch sampling {
         case .polledIIO:
             for step in tiltAgainstAWall {

@@ -21,7 +21,7 @@ import Testing
         var c = MotionSensorConfiguration()
         c.iioPaths = IIOPaths(sysfsRoot: tree.path("sys"), devRoot: tree.path("dev"))
         c.i2cDevRoot = tree.path("dev")
-        c.barometer = false
+        c.barometer = .none
         c.stuckAfter = nil
         let sensors = MotionSensors(configuration: c, clock: clock, log: RateLimitedLog(clock: clock, sink: { _ in }))
         let content = MotionLog()

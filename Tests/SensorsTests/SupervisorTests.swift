@@ -205,7 +205,7 @@ import Syscalls
         let clock = VirtualClock()
         var config = MotionSensorConfiguration()
         config.accelerometer = .arrowKeys
-        config.barometer = false
+        config.barometer = .none
         let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
         #expect(sensors.nextDeadline == nil)  // no wake-ups of its own
         sensors.service()
@@ -245,7 +245,7 @@ import Syscalls
         let clock = VirtualClock(start: 50_000_000)
         var config = MotionSensorConfiguration()
         config.accelerometer = .replay(samples, loops: false)
-        config.barometer = false
+        config.barometer = .none
         let sensors = MotionSensors(configuration: config, system: FakeI2CSystem(), clock: clock, log: LogLines().log(clock: clock))
         var shakes = 0, count = 0
         for _ in 0..<300 {
