@@ -388,9 +388,9 @@ public final class GestureEnvironment {
     // MARK: arbitration
 
     /// An attached recognizer by its serial; nil when it is gone or was never attached here.
-    func recognizer(serial: Int) -> GestureRecognizer? {
-        for r in screenRecognizers where r.serial == serial { return r }
-        for a in attachments { for entry in a.live { for r in entry.recognizers where r.serial == serial { return r } } }
+    func recognizer(serial: RecognizerSerial) -> GestureRecognizer? {
+        for r in screenRecognizers where r.serial === serial { return r }
+        for a in attachments { for entry in a.live { for r in entry.recognizers where r.serial === serial { return r } } }
         return nil
     }
 

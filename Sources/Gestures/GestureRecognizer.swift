@@ -41,30 +41,28 @@ public class GestureRecognizer {
     init(region: Rect?, name: String) {
         self.region = region
         self.name = name
-        serial = GestureRecognizer.nextSerial
-        GestureRecognizer.nextSerial &+= 1
     }
 
-    /// Names this recognizer in other recognizers' relations: a relation holds no reference,
-    /// so two recognizers that refer to each other are still freed (Embedded Swift has no
-    /// weak references), and one that is gone simply is not found.
-    let serial: Int
-    /// Recognizers live on the main loop's thread only.
-    nonisolated(unsafe) private static var nextSerial = 1
+    /// Names this recognizer in other recognizers' relations: a relation holds this token,
+    /// not the recognizer, so two recognizers that refer to each other are still freed
+    /// (Embedded Swift has no weak references), and one that is gone simply is not found.
+    /// A token is its own identity: no counter shared between recognizers (or threads), and
+    /// never reused while a relation still holds it.
+    let serial = RecognizerSerial()
 
     // MARK: relations
 
-    private var simultaneousPartners: [Int] = []
+    private var simultaneousPartners: [RecognizerSerial] = []
     /// Serials of the recognizers that must fail first; the environment finds them.
-    private(set) var failureRequirements: [Int] = []
+    private(set) var failureRequirements: [RecognizerSerial] = []
 
     /// Lets this recognizer and `other` be recognized together (symmetric), e.g. pan + pinch
     /// + rotation on one shape. Otherwise the first of two recognizers sharing a touch to
     /// begin makes the other fail.
     public func recognizeSimultaneously(with other: GestureRecognizer) {
         guard other !== self else { return }
-        if !simultaneousPartners.contains(other.serial) { simultaneousPartners.append(other.serial) }
-        if !other.simultaneousPartners.contains(serial) { other.simultaneousPartners.append(serial) }
+        if !simultaneousPartners.contains(where: { $0 === other.serial }) { simultaneousPartners.append(other.serial) }
+        if !other.simultaneousPartners.contains(where: { $0 === serial }) { other.simultaneousPartners.append(serial) }
     }
 
     /// UIKit's `require(toFail:)`: this recognizer waits, once it would recognize, until
@@ -72,11 +70,11 @@ public class GestureRecognizer {
     /// double tap). A requirement that has no part in the current touches counts as failed.
     public func requireToFail(_ other: GestureRecognizer) {
         guard other !== self else { return }
-        if !failureRequirements.contains(other.serial) { failureRequirements.append(other.serial) }
+        if !failureRequirements.contains(where: { $0 === other.serial }) { failureRequirements.append(other.serial) }
     }
 
     public func canRecognizeSimultaneously(with other: GestureRecognizer) -> Bool {
-        simultaneousPartners.contains(other.serial)
+        simultaneousPartners.contains { $0 === other.serial }
             || shouldRecognizeSimultaneously?(other) == true
             || other.shouldRecognizeSimultaneously?(self) == true
     }
@@ -237,3 +235,6 @@ public class GestureRecognizer {
     /// Nothing going on: no touches, nothing waiting, no timer.
     var isIdle: Bool { state == .possible && tracked.isEmpty && proposals.isEmpty && deadline == nil }
 }
+
+/// A recognizer's identity in relations (`GestureRecognizer.serial`): compared with `===`.
+final class RecognizerSerial {}
