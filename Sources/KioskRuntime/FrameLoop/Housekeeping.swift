@@ -114,7 +114,7 @@ final class Housekeeping {
             }
         }
         say(line)
-        if display.flipEventDescriptor != nil { announceReady(status: "showing \(display.name)") }
+        if display.flips.flipEventDescriptor != nil { announceReady(status: "showing \(display.name)") }
     }
 
     // MARK: Metrics

@@ -10,6 +10,8 @@ import Syscalls
 /// touch from the kernel to the glass.
 final class Presenter {
     let display: any Display
+    /// The display's pacing and flip completions: only the presenter looks at them.
+    private let flips: any FlipQueue
     private let clock: any Clock
     private let log: Log
     private let housekeeping: Housekeeping
@@ -34,9 +36,9 @@ final class Presenter {
     /// Takes `display`'s flip events through `loop` from now on.
     init(display: any Display, loop: EventLoop, clock: any Clock, log: Log, housekeeping: Housekeeping,
          failed: @escaping (DisplayError) -> Void, flipLost: @escaping () -> Void) throws(SystemError) {
-        self.display = display; self.clock = clock; self.log = log; self.housekeeping = housekeeping
+        self.display = display; flips = display.flips; self.clock = clock; self.log = log; self.housekeeping = housekeeping
         self.failed = failed; self.flipLost = flipLost
-        if let fd = display.flipEventDescriptor {
+        if let fd = flips.flipEventDescriptor {
             // The handler captures this presenter unretained: it lives in `loop`, which the
             // frame loop owns with the presenter (Embedded Swift has no weak references).
             try loop.addReader(fd) { [unowned(unsafe) self] in self.flipEventsReady() }
@@ -45,7 +47,7 @@ final class Presenter {
 
     /// Whether frames complete asynchronously (a DRM page flip), so that "shown" is the flip
     /// event, not `present` returning.
-    var flipsAsynchronously: Bool { display.flipEventDescriptor != nil }
+    var flipsAsynchronously: Bool { flips.flipEventDescriptor != nil }
 
     /// The display came back on: the next frame goes out whole.
     func presentWholeNext() { presentWhole = true }
@@ -58,7 +60,7 @@ final class Presenter {
 
     /// The display's decision for the next frame, and any flip it gave up on to reach it.
     func decision() -> FramePacing.Decision {
-        let decision = display.frameDecision()
+        let decision = flips.frameDecision()
         noteLostFlips()
         return decision
     }
@@ -80,7 +82,7 @@ final class Presenter {
         }
         // Touches that changed nothing on the glass have no photon to wait for.
         guard !damage.isEmpty else { touchesAwaitingFrame.removeAll(keepingCapacity: true); return .nothingChanged }
-        let shownBefore = display.framesShown
+        let shownBefore = flips.framesShown
         do { try display.present(damage: damage) } catch {
             health.displayOn = false
             failed(error)
@@ -92,7 +94,7 @@ final class Presenter {
         touchesAwaitingFrame.removeAll(keepingCapacity: true)
         // A frame already up when present returns (a virtual panel, the first SetCrtc of
         // legacy modesetting) sends no flip event.
-        if display.framesShown > shownBefore { frameShown() }
+        if flips.framesShown > shownBefore { frameShown() }
         return .presented
     }
 
@@ -126,20 +128,20 @@ final class Presenter {
     }
 
     private func flipEventsReady() {
-        do { _ = try display.readFlipEvents() } catch {
+        do { _ = try flips.readFlipEvents() } catch {
             failed(error)
             return
         }
-        if display.framesShown > 0 { frameShown() }
+        if flips.framesShown > 0 { frameShown() }
     }
 
     /// Frames reached the glass: the touches drawn into them get their touch-to-photon time.
     private func frameShown() {
         if !touchesAwaitingFlip.isEmpty {
-            let shownAt = display.lastShownAt ?? clock.now
+            let shownAt = flips.lastShownAt ?? clock.now
             var waiting = 0
             for entry in touchesAwaitingFlip {
-                if entry.frame <= display.framesShown { health.touchToPhoton.add(shownAt - entry.time) } else {
+                if entry.frame <= flips.framesShown { health.touchToPhoton.add(shownAt - entry.time) } else {
                     touchesAwaitingFlip[waiting] = entry
                     waiting += 1
                 }
@@ -153,7 +155,7 @@ final class Presenter {
     /// in the metrics, written to the black box (as a stall is), and the next frame goes out
     /// whole with the mode set again.
     private func noteLostFlips() {
-        let lost = display.flipsLost
+        let lost = flips.flipsLost
         guard lost > health.flipsLost else { return }
         health.flipsLost = lost
         presentWhole = true
