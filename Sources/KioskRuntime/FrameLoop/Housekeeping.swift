@@ -125,7 +125,11 @@ final class Housekeeping {
             timer = try loop.addTimer { [unowned(unsafe) self] in self.writeMetrics() }
             metricsTimer = timer
         }
-        guard settings.metricsFile != nil else { timer.disarm(); return }
+        guard settings.metricsFile != nil else {
+            // Still armed, it only writes nothing (no file is set).
+            if let error = timer.disarm() { log.warning("metrics: cannot stop the timer (\(error))") }
+            return
+        }
         let interval = Microseconds(max(1, settings.metricsIntervalSeconds)) * 1_000_000
         try timer.arm(after: interval, every: interval)
     }

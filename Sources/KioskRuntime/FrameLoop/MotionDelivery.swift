@@ -79,7 +79,10 @@ final class MotionDelivery {
             }
         }
         guard let timer else { return }
-        guard let due = sensors.nextDeadline else { timer.disarm(); return }
+        guard let due = sensors.nextDeadline else {
+            if let error = timer.disarm() { problems.log("sensor-timer", "motion sensors: cannot disarm the read timer (\(error))") }
+            return
+        }
         do throws(SystemError) { try timer.arm(after: max(1, due - clock.now)) } catch {
             problems.log("sensor-timer", "motion sensors: cannot arm the read timer (\(error)); tried again at the next wake-up")
         }

@@ -14,6 +14,7 @@ final class WakeAlarm {
     /// Times arming failed since the start, and when the log last said so.
     private(set) var failures = 0
     private var failureToldAt: Microseconds?
+    private var disarmFailureToldAt: Microseconds?
     static let tellEvery: Microseconds = 60_000_000
 
     init(loop: EventLoop, clock: any Clock, log: Log) throws(SystemError) {
@@ -42,7 +43,12 @@ final class WakeAlarm {
 
     /// Nothing is due: the loop sleeps until something else wakes it.
     func disarm() {
-        timer.disarm()
+        guard let error = timer.disarm() else { return }
+        // Armed still, it wakes the loop once for nothing: said, not retried.
+        let now = clock.now
+        if let told = disarmFailureToldAt, now - told < WakeAlarm.tellEvery { return }
+        disarmFailureToldAt = now
+        log.warning("wake-up timer: cannot disarm it (\(error)); the loop may wake once for nothing")
     }
 
     private func tell(_ error: SystemError) {
