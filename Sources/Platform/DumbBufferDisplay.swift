@@ -261,7 +261,10 @@ public final class DumbBufferDisplay: Display, FlipQueue {
     public func restore() {
         if restored { return }
         restored = true
-        if flip.pending != nil { try? waitForFlip() }
+        if flip.pending != nil {
+            // Restoring goes on: the CRTC is set whatever the last flip did.
+            do throws(SystemError) { try waitForFlip() } catch { notes.append("waiting for the last flip before restoring: \(error)") }
+        }
         if crtcTaken {
             do {
                 try modesetting.restore(saved)
