@@ -100,23 +100,14 @@ public final class Stand {
     /// Shows the stand on what `chooseDisplay` found: a DRM display at once, one connected
     /// later (waiting for udev), or the virtual panel.
     public func show(_ choice: DisplayChoice, settings: DisplaySettings, udev: (any UdevCalls)?) throws(KioskError) {
-        let seat = settings.seat
-        switch choice {
-        case .drm(let drm):
-            log.info("\(drm.name), \(drm.usesAtomic ? "atomic" : "legacy") modesetting")
-            for note in drm.notes { log.info(note) }
-            start(drm, console: Stand.controllingConsole(), seat: seat, udev: udev)
-        case .waitForHotplug(let why):
-            let log = self.log
-            do throws(DisplayUnavailable) {
-                hotplug = try waitForDisplay(why, settings: settings, udev: udev, loop: frames.loop, clock: clock, say: { log.warning($0) },
-                                             start: { [unowned(unsafe) self] in self.start($0, console: Stand.controllingConsole(), seat: seat, udev: udev) })
-            } catch { throw KioskError(error.description) }
-        case .virtual:
-            let panel = settings.virtualPanel(clock: clock)
-            log.info("running on the virtual panel (\(panel.name)) as asked")
-            start(panel, console: nil, seat: seat, udev: udev)
-        }
+        let log = self.log, seat = settings.seat
+        do throws(DisplayUnavailable) {
+            hotplug = try startShowing(on: choice, settings: settings, udev: udev, loop: frames.loop, clock: clock,
+                                       say: { log.info($0) }, warn: { log.warning($0) },
+                                       virtualLine: { panel, _ in "running on the virtual panel (\(panel.name)) as asked" },
+                                       console: Stand.controllingConsole,
+                                       start: { [unowned(unsafe) self] in self.start($0, console: $1, seat: seat, udev: udev) })
+        } catch { throw KioskError(error.description) }
     }
 
     /// Runs until a signal, Escape, `seconds` or a failure; true when the kiosk is to start

@@ -1,7 +1,9 @@
 import Diagnostics
 import Geometry
 import Platform
+import Sensors
 import Syscalls
+import Trace
 
 /// Touch and keys to the content: each touch frame at its own time (the content reaches it
 /// first, so that a deadline after it cannot fire before it), through the opening-hours

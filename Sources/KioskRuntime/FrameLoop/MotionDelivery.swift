@@ -3,6 +3,7 @@ import Geometry
 import Platform
 import Sensors
 import Syscalls
+import Trace
 
 /// Tilt, shakes and altitude from the stand's sensors to the content: each sample at its
 /// own time (the content reaches it first), recorded by the tap, and the sensors' own
