@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CommandLineParser
+import Geometry
 import KioskRuntime
 import Syscalls
 
