@@ -2,10 +2,9 @@ import Geometry
 import Raster
 
 /// Where frames go: a DRM/KMS scanout or the in-memory virtual panel. Exhibits draw into
-/// `backBuffer` (portrait, XRGB8888, cached RAM) and call `present` with what changed; the
-/// display copies those rectangles out, turned as `screen.rotation` says, and shows them.
-/// The display also owns its pacing: the frame loop asks `frameDecision` before drawing and,
-/// where frames complete asynchronously (DRM page flips), watches `flipEventDescriptor`.
+/// `backBuffer` (portrait, XRGB8888, cached RAM) and the presenter calls `present` with what
+/// changed; the display copies those rectangles out, turned as `screen.rotation` says, and
+/// shows them. When a frame may go out and when it reached the glass is its `flips`' to say.
 public protocol Display: AnyObject {
     /// A short human name: "DRM card0 DSI-1 800x480@60" or "virtual panel 480x800".
     var name: String { get }
@@ -13,37 +12,43 @@ public protocol Display: AnyObject {
     var screen: ScreenTransform { get }
     /// The portrait back buffer the canvas draws into.
     var backBuffer: PixelBuffer { get }
-    /// Readable when flip-complete events are queued (call `readFlipEvents`); nil when a
-    /// presented frame is shown at once.
-    var flipEventDescriptor: Int32? { get }
-    /// Frames that reached the screen so far.
-    var framesShown: Int { get }
-    /// Flips given up on because their completion never came (`FramePacing.flipTimeout`).
-    var flipsLost: Int { get }
-    /// When the latest of them reached it (monotonic µs: the flip event's timestamp where
-    /// the kernel gives one, else when `present` returned); nil before the first.
-    var lastShownAt: Microseconds? { get }
-    /// Whether a frame may go out now (see `FramePacing`), by the display's own clock.
-    func frameDecision() -> FramePacing.Decision
     /// Shows the frame; `damage` lists the portrait rectangles changed since the last call.
     func present(damage: [PixelRect]) throws(DisplayError)
-    /// Consumes queued flip events; returns how many frames reached the screen.
-    func readFlipEvents() throws(DisplayError) -> Int
+    /// Its pacing and flip completions, which the frame loop's presenter drives.
+    var flips: any FlipQueue { get }
+    /// Turns the panel off (outside opening hours) or back on; frames presented while off
+    /// are kept and shown when it comes back.
+    func setPower(_ on: Bool) throws(DisplayError)
+    var isPoweredOn: Bool { get }
     /// Gives the output back (the console's framebuffer on a DRM card). Idempotent.
     func restore()
     /// What happened on the way that the user may want to know.
     var notes: [String] { get }
     /// The size of a pixel on the glass, when the panel reports its size; nil otherwise.
     var millimetresPerPixel: Double? { get }
-    /// Turns the panel off (outside opening hours) or back on; frames presented while off
-    /// are kept and shown when it comes back.
-    func setPower(_ on: Bool) throws(DisplayError)
-    var isPoweredOn: Bool { get }
+}
+
+/// How a display's frames reach the glass: whether one may go out now (its `FramePacing`),
+/// the flips in flight and their completion events, the ones given up on.
+public protocol FlipQueue: AnyObject {
+    /// Readable when flip-complete events are queued (call `readFlipEvents`); nil when a
+    /// presented frame is shown at once.
+    var flipEventDescriptor: Int32? { get }
+    /// Whether a frame may go out now (see `FramePacing`), by the display's own clock; a flip
+    /// overdue by then is given up.
+    func frameDecision() -> FramePacing.Decision
+    /// Consumes queued flip events; returns how many frames reached the screen.
+    func readFlipEvents() throws(DisplayError) -> Int
+    /// Frames that reached the screen so far, and when the latest did (monotonic µs: the flip
+    /// event's timestamp where the kernel gives one, else when `present` returned).
+    var framesShown: Int { get }
+    var lastShownAt: Microseconds? { get }
+    /// Flips given up on because their completion never came (`FramePacing.flipTimeout`).
+    var flipsLost: Int { get }
 }
 
 public extension Display {
     var millimetresPerPixel: Double? { nil }
-    var flipsLost: Int { 0 }
 
     /// A pixel's size from a panel's reported size and mode, or nil when the report is
     /// missing or cannot be a real panel (some monitors give 0, or their aspect ratio in cm).

@@ -13,7 +13,7 @@ import Syscalls
 /// The mode is set and frames flipped by one `Modesetting`, atomic where the driver offers
 /// it, legacy otherwise (`openModesetting`). `restore()` puts the previous CRTC setup back,
 /// so the console returns.
-public final class DumbBufferDisplay: Display {
+public final class DumbBufferDisplay: Display, FlipQueue {
     public let name: String
     public let screen: ScreenTransform
     public let backBuffer: PixelBuffer
@@ -156,6 +156,7 @@ public final class DumbBufferDisplay: Display {
     }
     public var flipPending: Bool { flip.pending != nil }
     public var flipEventDescriptor: Int32? { fd }
+    public var flips: any FlipQueue { self }
 
     /// Copies the damage into a free buffer and flips to it. If the previous flip is still
     /// in flight this waits for it; callers that follow `frameDecision()` never wait.
@@ -260,7 +261,10 @@ public final class DumbBufferDisplay: Display {
     public func restore() {
         if restored { return }
         restored = true
-        if flip.pending != nil { try? waitForFlip() }
+        if flip.pending != nil {
+            // Restoring goes on: the CRTC is set whatever the last flip did.
+            do throws(SystemError) { try waitForFlip() } catch { notes.append("waiting for the last flip before restoring: \(error)") }
+        }
         if crtcTaken {
             do {
                 try modesetting.restore(saved)

@@ -114,9 +114,13 @@ public final class LoopTimer {
         try events.timerSet(fd, delay: max(1, delay), interval: interval)
         isArmed = true
     }
-    public func disarm() {
-        try? events.timerSet(fd, delay: 0, interval: 0)
+    /// Stops it firing; a failure (nil: none) leaves it armed, which costs at most a wake-up
+    /// that finds nothing to do.
+    @discardableResult
+    public func disarm() -> SystemError? {
+        do { try events.timerSet(fd, delay: 0, interval: 0) } catch { return error }
         isArmed = false
+        return nil
     }
 }
 

@@ -4,7 +4,7 @@ import Raster
 /// A display that lives in memory: for tests, trace replay, and machines with no drivable
 /// screen. It keeps its own scanout buffer in the panel's native orientation and fills it
 /// with the same `rotateCopy` the DRM display uses, so the whole presentation path runs.
-public final class VirtualPanel: Display {
+public final class VirtualPanel: Display, FlipQueue {
     public let screen: ScreenTransform
     public let backBuffer: PixelBuffer
     /// The panel-orientation frame, as a DRM scanout would hold it.
@@ -14,6 +14,9 @@ public final class VirtualPanel: Display {
     public var framesShown: Int { presentedFrames }
     public private(set) var lastShownAt: Microseconds?
     public var flipEventDescriptor: Int32? { nil }
+    public var flips: any FlipQueue { self }
+    /// Frames are shown as they are presented: none is ever lost.
+    public var flipsLost: Int { 0 }
     public var notes: [String] { [] }
     public private(set) var isPoweredOn = true
     /// Times the panel was turned off and on (tests of opening hours read them).

@@ -34,21 +34,12 @@ func pattern(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         do throws(SystemError) { try frames.attachInput(LibInputSeat(seat: display.seat)) } catch { say("pattern: no input (\(error))") }
     }
     let udev = try? LibUdev()
-    var hotplug: DRMHotplugWait?
+    let hotplug: DRMHotplugWait?
     do throws(DisplayUnavailable) {
-        switch try chooseDisplay(display, udev: udev, clock: clock) {
-        case .drm(let drm):
-            say("pattern: \(drm.name), \(drm.usesAtomic ? "atomic" : "legacy") modesetting")
-            for note in drm.notes { say("pattern: \(note)") }
-            start(drm, TextConsole(system: LinuxSystem.shared))
-        case .waitForHotplug(let why):
-            hotplug = try waitForDisplay(why, settings: display, udev: udev, loop: frames.loop, clock: clock,
-                                         say: { say("pattern: \($0)") }, start: { start($0, TextConsole(system: LinuxSystem.shared)) })
-        case .virtual(let reason):
-            let panel = display.virtualPanel(clock: clock)
-            say("pattern: showing the pattern on the virtual panel (\(panel.name)): \(reason)")
-            start(panel, nil)
-        }
+        hotplug = try startShowing(on: try chooseDisplay(display, udev: udev, clock: clock), settings: display, udev: udev,
+                                   loop: frames.loop, clock: clock, say: { say("pattern: \($0)") }, warn: { say("pattern: \($0)") },
+                                   virtualLine: { "showing the pattern on the virtual panel (\($0.name)): \($1)" },
+                                   console: { TextConsole(system: LinuxSystem.shared) }, start: start)
     } catch { throw KioskError(error.description) }
     defer { _ = hotplug }
     do { try frames.run() } catch { throw KioskError("\(error)") }

@@ -177,33 +177,10 @@ var replayTargetNames: String { ([launcherName] + ExhibitRegistry.names).joined(
 /// A dump's state.json against the replay's state at its "blackbox" checkpoint: 0 when
 /// equal, 1 when not (with the first difference).
 private func compareWithDump(_ folder: String, replayed: String?, exact: Bool) -> Int32 {
-    let file = folder + "/state.json"
-    let stand: String
-    do { stand = try readTextFile(file) } catch {
-        printError("\(file): \(error)")
-        return 1
-    }
-    guard let replayed else {
-        printError("the trace has no \"blackbox\" checkpoint to compare with \(file)")
-        return 1
-    }
-    let expected = stand.hasSuffix("\n") ? String(stand.dropLast()) : stand
-    if replayed == expected {
-        print("the replay's state at \"blackbox\" equals the stand's (\(file))")
-        return 0
-    }
-    let a = Array(expected.utf8), b = Array(replayed.utf8)
-    var i = 0
-    while i < min(a.count, b.count), a[i] == b[i] { i += 1 }
-    func around(_ bytes: [UInt8]) -> String {
-        String(decoding: bytes[max(0, i - 60)..<min(bytes.count, i + 60)], as: UTF8.self)
-    }
-    printError("the replay's state differs from \(file) at byte \(i)\(exact ? "" : " (the dump is partial: it starts mid-visit)"):")
-    printError("  stand:  …\(around(a))…")
-    printError("  replay: …\(around(b))…")
-    return 1
+    let (equal, lines) = DumpComparison.compare(stateFile: folder + "/state.json", replayed: replayed, exact: exact)
+    for line in lines { if equal { print(line) } else { printError(line) } }
+    return equal ? 0 : 1
 }
-
 
 func parseSize(_ s: String) -> (Int, Int)? {
     let parts = s.split(separator: "x")

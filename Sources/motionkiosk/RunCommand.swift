@@ -13,7 +13,7 @@ import Sensors
 import Syscalls
 import Trace
 
-/// `motionkiosk run`: the configuration and the flags become a `FrameLoop` showing the kiosk.
+/// `motionkiosk run`: the configuration and the flags become a `Stand` showing the kiosk.
 func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     // First of all: a reload, status or screenshot signal sent while the kiosk starts (fonts,
     // the scene) waits in the loop's signalfd instead of ending the process.
@@ -23,7 +23,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         try loop.holdSignals(FrameLoop.handledSignals)
     } catch { throw KioskError("\(error)") }
     let configuration = try loadConfiguration(c.string("config"))
-    let log = Log(minimum: logLevel(configuration.logging.level))
+    let log = Log(minimum: configuration.logging.level.logLevel)
     var settings = configuration.kioskSettings
     let exhibitName: String?, seed: UInt64?, recordLimit: Int, seconds: Double?
     var display: DisplaySettings
@@ -71,108 +71,24 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         return 0
     }
 
-    var loopSettings = FrameLoopSettings()
-    loopSettings.frameFile = c.string("frame-file")
-    loopSettings.summaryIntervalSeconds = configuration.logging.summaryIntervalSeconds
-    loopSettings.notifier = notifier
-    loopSettings.mouseIsFinger = configuration.input.mouseAsFinger
-    loopSettings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
-    loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
-    loopSettings.schedule = configuration.schedule(wallClock: StandWallClock.system(monotonicNow: { clock.now }))
-    loopSettings.backlights = Backlights(system: LinuxSystem.shared)
-    loopSettings.screenshotFile = serviceScreenshotFile
-    let configurationPath = c.string("config") ?? KioskConfiguration.defaultPath
-    loopSettings.blackBox = configuration.blackBoxSettings(kiosk: settings, text: try? readTextFile(configurationPath))
-    if !configuration.metrics.visitorsPath.isEmpty {
-        loopSettings.visitorStatisticsFile = configuration.metrics.visitorsPath
-        loopSettings.visitorStatisticsWallClock = StandSchedule.systemLocalTime(monotonicNow: { clock.now })
-    }
-    loopSettings.escapeLeaves = configuration.input.escapeLeaves.allows(standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
-                                                                       runningAsService: notifier.isActive)
-    let scene = KioskScene(settings: settings, fonts: fonts, log: log)
-    let frames: FrameLoop
-    do throws(SystemError) {
-        frames = FrameLoop(loop: loop, clock: clock, log: log, content: scene, settings: loopSettings)
-        try frames.leaveOnSignals(orAfter: seconds)
-    } catch { throw KioskError("\(error)") }
+    var options = Stand.Options(configurationPath: c.string("config") ?? KioskConfiguration.defaultPath)
+    options.frameFile = c.string("frame-file")
+    options.recordPath = c.string("record")
+    options.recordLimitMegabytes = recordLimit
+    options.seconds = seconds
+    options.screenshotFile = serviceScreenshotFile
+    options.escapeLeaves = configuration.input.escapeLeaves.allows(standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
+                                                                  runningAsService: notifier.isActive)
     if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
-        // `motionkiosk screenshot` finds the service here: only once its signals are handled.
-        let pidFile = String(cString: runtime) + "/motionkiosk.pid"
-        do throws(SystemError) { try writeFileAtomically(pidFile, "\(getpid())\n", system: LinuxSystem.shared) } catch {
-            log.warning("pid file: \(error)")
-        }
+        options.pidFile = (String(cString: runtime) + "/motionkiosk.pid", getpid())
     }
-    // As a service, SIGHUP (systemctl reload) re-reads the file; in a terminal it still
-    // means the session ended.
-    var reloader: ConfigurationReload? = nil
-    if notifier.isActive {
-        let lockedByFlag = exhibit
-        let reload = ConfigurationReload(path: c.string("config") ?? KioskConfiguration.defaultPath, current: configuration,
-                                         scene: scene, frames: frames, log: log, notifier: notifier,
-                                         wallClock: StandWallClock.system(monotonicNow: { clock.now })) { s in
-            if let lockedByFlag { s.locked = lockedByFlag }
-        }
-        reload.startAgainInPlace = { frames.leaveToStartAgain() }
-        frames.onReload = { reload.reload() }
-        reloader = reload
-    }
-    defer { _ = reloader }
-    let sensorSettings = configuration.motionSensors
-    var recording: (sink: TraceFileSink, header: TraceHeader)?
-    if let record = c.string("record") {
-        let sink: TraceFileSink
-        do { sink = try TraceFileSink(path: record) } catch { throw KioskError("--record \(record): \(error)") }
-        recording = (sink, TraceHeader(kiosk: settings, motion: sensorSettings))
-        if let taken = sink.takenPath { log.warning("--record \(taken) exists and is kept; recording to \(sink.path)") }
-        log.info("recording touches and sensor samples to \(sink.path) (rolls to \(sink.path).1 at \(recordLimit) MB)")
-    }
-
-    let start: (any Display, TextConsole?) -> Void = { shown, console in
-        if let (sink, recorded) = recording {
-            var header = recorded
-            header.width = shown.screen.portraitWidth
-            header.height = shown.screen.portraitHeight
-            header.rotation = shown.screen.rotation.rawValue
-            do throws(TraceWriteError) { frames.record(to: try TraceWriter(sink: sink, bound: .roll(atBytes: recordLimit * 1_000_000), header: header)) } catch {
-                log.error("recording: \(error)")
-            }
-        }
-        var sensorsForScreen = sensorSettings
-        sensorsForScreen.rotation = shown.screen.rotation
-        sensorsForScreen.backgroundPollingClock = { monotonicMicroseconds() }
-        let sensors = MotionSensors(configuration: sensorsForScreen, clock: clock, log: RateLimitedLog(log: log, clock: clock))
-        log.info("tilt from \(sensors.accelerometer.name)")
-        scene.devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)"]
-        do throws(SystemError) { try frames.start(display: shown, console: console) } catch {
-            log.error("\(error)")
-            frames.loop.stop()
-            return
-        }
-        frames.attachMotion(sensors, hotplug: udev)
-        do throws(SystemError) { try frames.attachInput(LibInputSeat(seat: display.seat)) } catch {
-            log.warning("no touch input yet (\(error)); the kiosk runs and shows what it can")
-        }
-    }
-    var hotplug: DRMHotplugWait?
-    switch choice {
-    case .drm(let drm):
-        log.info("\(drm.name), \(drm.usesAtomic ? "atomic" : "legacy") modesetting")
-        for note in drm.notes { log.info(note) }
-        start(drm, controllingConsole())
-    case .waitForHotplug(let why):
-        do {
-            hotplug = try waitForDisplay(why, settings: display, udev: udev, loop: frames.loop, clock: clock,
-                                         say: { log.warning($0) }, start: { start($0, controllingConsole()) })
-        } catch { throw KioskError(error.description) }
-    case .virtual:
-        let panel = display.virtualPanel(clock: clock)
-        log.info("running on the virtual panel (\(panel.name)) as asked")
-        start(panel, nil)
-    }
-    defer { _ = hotplug }
-    do { try frames.run() } catch { throw KioskError("\(error)") }
-    if frames.startsAgain { startAgainInPlace(log: log) }
-    if let stateFile = c.string("state-file"), let app = scene.app {
+    let lockedByFlag = exhibit
+    options.adjustReloaded = { s in if let lockedByFlag { s.locked = lockedByFlag } }
+    let stand = try Stand(configuration: configuration, kiosk: settings, fonts: fonts, log: log, loop: loop, clock: clock,
+                          notifier: notifier, options: options)
+    try stand.show(choice, settings: display, udev: udev)
+    if try stand.run() { startAgainInPlace(log: log) }
+    if let stateFile = c.string("state-file"), let app = stand.scene.app {
         do { try writeTextFile(stateFile, app.state().serialized() + "\n") } catch { throw KioskError("--state-file \(stateFile): \(error)") }
     }
     return 0
@@ -196,23 +112,6 @@ func loadConfiguration(_ given: String?) throws(KioskError) -> KioskConfiguratio
     let text: String
     do { text = try readTextFile(path) } catch { throw KioskError("\(path): \(error)") }
     do { return try KioskConfiguration.parse(text, file: path, warn: { printError("warning: \($0)") }) } catch { throw KioskError(error.description) }
-}
-
-/// Under systemd (TTYPath=/dev/tty1, StandardInput=tty-force) the VT is the controlling
-/// terminal, reachable as /dev/tty although the kiosk's user may not open /dev/tty0 or
-/// /dev/tty1 by name; elsewhere (a pty, no terminal) fall back to the foreground VT.
-private func controllingConsole() -> TextConsole {
-    let own = TextConsole(system: LinuxSystem.shared, path: "/dev/tty")
-    return own.isGraphics ? own : TextConsole(system: LinuxSystem.shared)
-}
-
-private func logLevel(_ level: KioskConfiguration.Logging.Level) -> LogLevel {
-    switch level {
-    case .debug: return .debug
-    case .info: return .info
-    case .warning: return .warning
-    case .error: return .error
-    }
 }
 
 /// `motionkiosk check-config [FILE]`.

@@ -1,0 +1,51 @@
+import Diagnostics
+import Geometry
+import OpeningHours
+import Platform
+import Syscalls
+
+/// How a `FrameLoop` behaves around its content.
+public struct FrameLoopSettings {
+    /// Write the first frame that reached the screen here (binary PPM, portrait).
+    public var frameFile: String?
+    /// A summary line this often (0: never).
+    public var summaryIntervalSeconds = 0
+    /// systemd's notify socket (READY after the first frame, WATCHDOG, STOPPING).
+    public var notifier: SystemdNotifier?
+    /// Whether a display without flip events (the virtual panel) is READY at once.
+    public var announceReadyAtStart = true
+    /// Whether Escape ends the loop.
+    public var escapeLeaves = true
+    /// A mouse acts as one finger (`[input] mouse_as_finger`).
+    public var mouseIsFinger = true
+    /// Where the loop's own lines go (the test pattern writes them to stdout at once);
+    /// nil: the log at info level.
+    public var say: ((String) -> Void)?
+    /// The start of the line that says the first frame reached the screen, given the
+    /// milliseconds since the loop started (the board tests read it).
+    public var firstFrameLine: (Double) -> String = { "first frame on screen \(fixed1($0)) ms after start" }
+    /// Frames while something moves on a display that lets every frame out at once.
+    public static let unpacedFrameInterval: Microseconds = 16_667
+    /// The Prometheus metrics file (node_exporter's textfile collector), written this often.
+    public var metricsFile: String?
+    public var metricsIntervalSeconds = 15
+    /// Where the metrics file is written through (tests use a fake).
+    public var system: any SystemCalls = LinuxSystem.shared
+    /// The process's start, seconds since 1970; nil: read the wall clock when the loop is made.
+    public var processStartTime: Double?
+    /// Opening hours; nil: always open.
+    public var schedule: StandSchedule?
+    /// Where SIGUSR2 writes a PNG of the screen (`motionkiosk screenshot` asks for it).
+    public var screenshotFile: String?
+    /// The black box (last minutes in RAM, dumps on SIGUSR1, stalls and fatal errors); nil: off.
+    public var blackBox: BlackBoxSettings?
+    /// Backlights switched with the display (a DSI panel's); nil: none.
+    public var backlights: Backlights?
+    /// Where the anonymous visitor statistics are appended (every few minutes while people
+    /// play, and on leaving), and the wall clock their hours are counted on.
+    public var visitorStatisticsFile: String?
+    public var visitorStatisticsWallClock: ((Microseconds) -> CivilTime)?
+    public static let visitorStatisticsInterval: Microseconds = 600_000_000
+
+    public init() {}
+}
