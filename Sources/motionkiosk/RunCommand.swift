@@ -168,8 +168,8 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     defer { _ = hotplug }
     do { try frames.run() } catch { throw KioskError("\(error)") }
     if frames.startsAgain { startAgainInPlace(log: log) }
-    if let stateFile = c.string("state-file"), let app = scene.app {
-        do { try writeTextFile(stateFile, app.state().serialized() + "\n") } catch { throw KioskError("--state-file \(stateFile): \(error)") }
+    if let stateFile = c.string("state-file") {
+        do { try writeTextFile(stateFile, scene.app.state().serialized() + "\n") } catch { throw KioskError("--state-file \(stateFile): \(error)") }
     }
     return 0
 }

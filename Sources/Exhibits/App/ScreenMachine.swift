@@ -1,0 +1,201 @@
+import Geometry
+import Gestures
+
+extension KioskApp {
+    public enum Screen {
+        case launcher
+        /// An exhibit a visitor opened (or the commissioning screen an installer opened).
+        case exhibit(name: String)
+        /// The launcher playing an exhibit's demo to invite visitors.
+        case attract(name: String)
+    }
+
+    /// What is on the glass, with what draws it: each screen carries its own content, so
+    /// no screen can be without it. The commissioning screen is an exhibit here: the app
+    /// treats it as one (home control, idle reset, locking), only the way in differs.
+    enum Showing {
+        case launcher(Launcher)
+        case exhibit(name: String, any Exhibit)
+        case attract(AttractPlayback, any Exhibit)
+
+        var screen: Screen {
+            switch self {
+            case .launcher: .launcher
+            case .exhibit(let name, _): .exhibit(name: name)
+            case .attract(let playback, _): .attract(name: playback.name)
+            }
+        }
+
+        /// "launcher" or the exhibit a visitor has open (the attract loop counts as the launcher).
+        var visitorScreen: String {
+            if case .exhibit(let name, _) = self { return name }
+            return "launcher"
+        }
+
+        var isExhibit: Bool {
+            if case .exhibit = self { return true }
+            return false
+        }
+
+        /// The exhibit on the glass, opened or playing its demo; nil on the launcher.
+        var exhibit: (any Exhibit)? {
+            switch self {
+            case .launcher: nil
+            case .exhibit(_, let exhibit), .attract(_, let exhibit): exhibit
+            }
+        }
+
+        /// True while frames must keep coming.
+        var isAnimating: Bool {
+            switch self {
+            case .launcher: false
+            case .exhibit(_, let exhibit): exhibit.isAnimating
+            case .attract: true
+            }
+        }
+    }
+
+    /// What visitors see, for callers (logs, summaries, tests).
+    public var screen: Screen { showing.screen }
+
+    var showsHomeControl: Bool { settings.locked == nil && showing.isExhibit }
+
+    var showsLanguageBar: Bool {
+        if case .attract = showing { return false }
+        return !chrome.languageBar.buttons.isEmpty
+    }
+
+    var chromeShown: KioskChrome.Visibility { KioskChrome.Visibility(home: showsHomeControl, languages: showsLanguageBar) }
+
+    // MARK: Transitions
+
+    func showLauncher() {
+        endVisit()
+        chrome.screenChanged()
+        gestures.cancelAll(at: now)
+        gestures = GestureEnvironment()
+        let bottom = chrome.languageBar.frames.map { $0.maxY }.max() ?? 0
+        showing = .launcher(Launcher(width: settings.width, height: settings.height, fonts: fonts,
+                                     exhibits: settings.order.compactMap(ExhibitCatalog.type(named:)).map { $0.info },
+                                     text: text, top: bottom + (8 * scale).rounded(), legibleSize: legibleTextSize,
+                                     gestures: gestures) { [unowned(unsafe) self] name in
+            self.ledger.opened(name)
+            self.open(name)
+            self.beginVisit(name)
+        })
+        if let hold = settings.commissioningPress {
+            // Installers only: a long press where no tile is, in the top-left corner.
+            let corner = Rect(x: 0, y: 0, width: 96 * scale, height: 80 * scale)
+            let press = LongPressGestureRecognizer(region: corner, name: "commissioning") { [unowned(unsafe) self] p in
+                if p.state == .began { self.open(Commissioning.info.name) }
+            }
+            press.minimumPressDuration = hold
+            press.allowableMovement = 20 * scale
+            gestures.add(press)
+        }
+    }
+
+    /// Opens exhibit `name` fresh (also how an exhibit is reset).
+    public func open(_ name: String) {
+        guard let type = ExhibitCatalog.type(named: name) else {
+            log.error("no exhibit named '\(name)'; showing the launcher")
+            showLauncher()
+            return
+        }
+        endVisit()
+        gestures.cancelAll(at: now)
+        gestures = GestureEnvironment()
+        chrome.forgetFingers()
+        chrome.screenChanged()
+        let stream = SeededGenerator(seed: random.next())
+        let e = type.make(environment: environment(), gestures: gestures, random: stream)
+        e.motion(gravity: gravity, altitude: altitude)
+        showing = .exhibit(name: name, e)
+        ledger.lockedSessionPending = true
+        activity.lastActivity = now
+        log.info("exhibit \(name) open")
+    }
+
+    func startAttract(after previous: String?) {
+        let names = settings.order.filter { ExhibitCatalog.type(named: $0) != nil }
+        guard !names.isEmpty else { return }
+        let next: String
+        if let previous, let i = names.firstIndex(of: previous) { next = names[(i + 1) % names.count] } else { next = names[0] }
+        markRestart(attract: next)
+        startAttract(next)
+    }
+
+    func startAttract(_ next: String) {
+        guard let type = ExhibitCatalog.type(named: next) else { return }
+        gestures = GestureEnvironment()
+        let e = type.make(environment: environment(), gestures: gestures, random: SeededGenerator(seed: random.next()))
+        e.motion(gravity: gravity, altitude: altitude)
+        let playback = AttractPlayback(name: next, frames: type.demoFrames(width: settings.width, height: settings.height),
+                                       gestures: gestures, start: now)
+        showing = .attract(playback, e)
+    }
+
+    /// The display went on or off; at opening the stand starts fresh for the day's first
+    /// visitor (launcher or the locked exhibit, first language).
+    public func displayPowerChanged(on: Bool, opening: Bool) {
+        displayOn = on
+        guard opening else { return }
+        log.info("opening: the exhibits start fresh")
+        resetLanguage()
+        if let locked = settings.locked { open(locked) } else { showLauncher() }
+        activity.lastActivity = now
+        activity.releaseAll()
+    }
+
+    public func goHome() {
+        if settings.locked != nil { return }
+        log.info("home")
+        showLauncher()
+        activity.lastActivity = now
+    }
+
+    /// The screen's own moves at `time`: the attract loop's next demo, the idle reset, the
+    /// attract loop starting.
+    func advanceScreen(to time: Microseconds) {
+        switch showing {
+        case .attract(let playback, _):
+            playback.advance(to: time)
+            if playback.isFinished { startAttract(after: playback.name) }
+        case .exhibit(let name, _):
+            if let idle = settings.idleTimeout, time - latestActivity >= idle {
+                log.info("idle for \(idle / 1_000_000) s: \(settings.locked != nil ? "resetting \(name)" : "back to the launcher")")
+                resetLanguage()
+                ledger.idleReset()
+                if settings.locked != nil {
+                    activity.lastActivity = time
+                    markRestart(attract: nil)
+                    open(name)
+                } else {
+                    showLauncher()
+                    activity.lastActivity = time
+                    markRestart(attract: nil)
+                }
+            }
+        case .launcher:
+            if let idle = settings.idleTimeout, time - latestActivity >= idle, text.current != text.defaultLanguage {
+                log.info("idle for \(idle / 1_000_000) s: back to \(text.defaultLanguage.code)")
+                resetLanguage()
+            }
+            if let after = settings.attractAfter, time - latestActivity >= after { resetLanguage(); startAttract(after: nil) }
+        }
+    }
+
+    /// When the screen next moves on its own (idle reset, attract, the demo's next touch).
+    var screenDeadline: Microseconds? {
+        switch showing {
+        case .exhibit: return settings.idleTimeout.map { latestActivity + $0 }
+        case .launcher:
+            var deadlines: [Microseconds] = []
+            if let after = settings.attractAfter { deadlines.append(latestActivity + after) }
+            if let idle = settings.idleTimeout, text.current != text.defaultLanguage { deadlines.append(latestActivity + idle) }
+            return deadlines.min()
+        case .attract(let playback, _): return playback.nextDeadline
+        }
+    }
+}
+
