@@ -148,6 +148,8 @@ public final class KioskApp {
 
     /// Touches of one libinput frame (portrait pixels).
     public func handle(_ frame: TouchFrame) {
+        // Input comes after what was due before it (the frame loop has usually done this).
+        advance(to: frame.time)
         activity.follow(frame)
         let downs = frame.events.reduce(0) { $0 + ($1.phase == .down ? 1 : 0) }
         if downs > 0 {
@@ -191,15 +193,45 @@ public final class KioskApp {
 
     // MARK: Time
 
-    /// Moves the kiosk to `time`: recognizer deadlines, idle reset, attract, the exhibit's physics.
+    /// Moves the kiosk to `time` through every deadline on the way (recognizers' timers and
+    /// lift debounce, the exhibit's ticks, idle reset, the attract loop), in time order and
+    /// each at its own time: where the caller stops on the way (frames, checkpoints) changes
+    /// nothing.
     public func advance(to time: Microseconds) {
         guard time >= now else { return }
-        now = time
-        chrome.gestures.advance(to: time)
-        gestures.advance(to: time)
-        advanceScreen(to: time)
-        // The screen may have changed above: what is showing now catches up to `time`.
-        showing.exhibit?.advance(to: time)
+        var rounds = 0
+        while rounds < 100_000, let due = nextDeadline, due < time {
+            rounds += 1
+            let at = max(due, now)
+            // Nothing left to do at this moment that would let the walk go on: the rest is
+            // handled at `time`.
+            if at == now && rounds > 1 && !settle() { break }
+            step(to: at)
+        }
+        step(to: time)
+        settle()
+    }
+
+    /// One moment: the content reaches it first (its ticks up to it), then what is due
+    /// there acts (recognizers, then the screen machine), then a new screen catches up.
+    private func step(to time: Microseconds) {
+        now = max(now, time)
+        showing.exhibit?.advance(to: now)
+        chrome.gestures.advance(to: now)
+        gestures.advance(to: now)
+        advanceScreen(to: now)
+        showing.exhibit?.advance(to: now)
+    }
+
+    /// Deadlines made due at this very moment by what acted in it (an action that starts a
+    /// tick at once) run now too, a few rounds at most. False when something stays due.
+    @discardableResult
+    private func settle() -> Bool {
+        for _ in 0..<8 {
+            guard let due = nextDeadline, due <= now else { return true }
+            step(to: now)
+        }
+        return false
     }
 
     /// True while frames must keep coming.
@@ -211,12 +243,8 @@ public final class KioskApp {
 
     /// The next moment the kiosk must wake with no input (timers, idle, attract); nil = none.
     public var nextDeadline: Microseconds? {
-        var deadlines: [Microseconds] = []
-        if let d = gestures.nextDeadline { deadlines.append(d) }
-        if let d = chrome.gestures.nextDeadline { deadlines.append(d) }
-        if let d = showing.exhibit?.nextDeadline { deadlines.append(d) }
-        if let d = screenDeadline { deadlines.append(d) }
-        return deadlines.min()
+        earliest(earliest(gestures.nextDeadline, chrome.gestures.nextDeadline),
+                 earliest(showing.exhibit?.nextDeadline, screenDeadline))
     }
 
     // MARK: Output

@@ -190,12 +190,18 @@ extension KioskApp {
         switch showing {
         case .exhibit: return settings.idleTimeout.map { latestActivity + $0 }
         case .launcher:
-            var deadlines: [Microseconds] = []
-            if let after = settings.attractAfter { deadlines.append(latestActivity + after) }
-            if let idle = settings.idleTimeout, text.current != text.defaultLanguage { deadlines.append(latestActivity + idle) }
-            return deadlines.min()
+            // No exhibit to show, no attract loop to start (a deadline that would stay due).
+            let attract = ledger.counts.exhibits.isEmpty ? nil : settings.attractAfter.map { latestActivity + $0 }
+            let language = text.current != text.defaultLanguage ? settings.idleTimeout.map { latestActivity + $0 } : nil
+            return earliest(attract, language)
         case .attract(let playback, _): return playback.nextDeadline
         }
     }
 }
 
+/// The earlier of two optional moments (nil: none).
+func earliest(_ a: Microseconds?, _ b: Microseconds?) -> Microseconds? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
+}
