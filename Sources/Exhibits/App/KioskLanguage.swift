@@ -1,3 +1,6 @@
+import Diagnostics
+import VisitorText
+
 extension KioskApp {
     /// A visitor picked a language: every screen's text follows at once.
     public func selectLanguage(_ code: String) {

@@ -1,5 +1,7 @@
+import Diagnostics
 import Geometry
 import Gestures
+import VisitorText
 
 extension KioskApp {
     public enum Screen {
