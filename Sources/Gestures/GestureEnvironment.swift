@@ -226,7 +226,10 @@ public final class GestureEnvironment {
             now = max(now, due)
             confirmLifts { $0.upTime + liftDebounce < now }
             for r in allRecognizers() {
-                if let d = effectiveDeadline(of: r), d <= now { r.deadlineReached(at: now) }
+                if let d = effectiveDeadline(of: r), d <= now {
+                    r.inputTime = now
+                    r.deadlineReached(at: now)
+                }
             }
             resolve()
             cleanUp()
@@ -446,24 +449,24 @@ public final class GestureEnvironment {
                 case .wait:
                     return
                 case .fail:
-                    r.proposals.removeAll()
+                    r.dropProposals()
                     r.state = .failed
                     needsResolve = true
                     return
                 case .go:
-                    r.proposals.removeFirst()
+                    r.takeProposal()
                     r.state = next
                     needsResolve = true
                     for o in all where o !== r && o.state == .possible
                         && !o.involved.isDisjoint(with: r.involved) && !r.canRecognizeSimultaneously(with: o) {
-                        o.proposals.removeAll()
+                        o.dropProposals()
                         o.state = .failed
                     }
                     r.sendAction()
                 }
                 continue
             }
-            r.proposals.removeFirst()
+            r.takeProposal()
             switch next {
             case .failed:
                 if r.state == .possible { r.state = .failed; needsResolve = true }

@@ -20,6 +20,11 @@ public enum GestureState: String, Sendable, CustomStringConvertible {
 /// cancelled, never on failed, as in UIKit; read `state` inside it.
 public class GestureRecognizer {
     public internal(set) var state: GestureState = .possible
+    /// When the gesture reached `state`: the time of the touch event that made it so (a
+    /// tap: the lift that completed it, even when the lift is confirmed only after the
+    /// debounce) or of the deadline (a long press: when it had been held long enough).
+    /// Content acts on this time, not on when the action happens to run.
+    public internal(set) var time: Microseconds = 0
     /// A disabled recognizer receives no new touches; disabling one in progress cancels it.
     public var isEnabled = true {
         didSet { if !isEnabled, oldValue { environment?.abort(self) } }
@@ -134,7 +139,11 @@ public class GestureRecognizer {
     unowned(unsafe) var environment: GestureEnvironment?
     /// State changes asked for and not yet applied; a recognition waiting on a failure
     /// requirement stays here (with later changes coalesced behind it).
-    var proposals: [GestureState] = []
+    private(set) var proposals: [GestureState] = []
+    /// The time of each of `proposals`: the input's when it was proposed.
+    private var proposalTimes: [Microseconds] = []
+    /// The time of the touch frame, deadline or cancellation being handled now.
+    var inputTime: Microseconds = 0
     /// Arbitration order: item recognizers before screen ones (deepest first, as UIKit walks
     /// the view hierarchy), then in creation order.
     var rank = 0
@@ -161,18 +170,37 @@ public class GestureRecognizer {
         switch next {
         case .changed:
             guard isRecognizing else { return }
-            if let last = proposals.last, last == .changed || last == .began { return }
+            if let last = proposals.last, last == .changed || last == .began {
+                // Coalesced: a pending change reports the latest movement's time.
+                if last == .changed { proposalTimes[proposalTimes.count - 1] = inputTime }
+                return
+            }
             proposals.append(.changed)
+            proposalTimes.append(inputTime)
         case .failed:
             proposals = [.failed]
+            proposalTimes = [inputTime]
         case .cancelled:
             proposals = state.isActive ? [.cancelled] : [.failed]
+            proposalTimes = [inputTime]
         case .possible:
             return
         case .began, .ended:
             proposals.append(next)
+            proposalTimes.append(inputTime)
         }
         environment?.needsResolve = true
+    }
+
+    /// The first proposal is applied: the gesture's time becomes the time it was proposed at.
+    func takeProposal() {
+        proposals.removeFirst()
+        time = proposalTimes.removeFirst()
+    }
+
+    func dropProposals() {
+        proposals.removeAll()
+        proposalTimes.removeAll()
     }
 
     // Called by the environment.
@@ -197,6 +225,7 @@ public class GestureRecognizer {
     /// After the frame's touches are applied: run the recognizer's logic (unless it is done
     /// with this gesture), then drop the touches that lifted.
     func finishFrame(added: [TouchID], ended: [TouchID], cancelled: [TouchID], time: Microseconds) {
+        inputTime = time
         let live = !state.isTerminal && !(proposals.first == .failed)
         for id in ended { lifting.remove(id) }
         for id in cancelled { lifting.remove(id) }
@@ -217,6 +246,7 @@ public class GestureRecognizer {
 
     /// Cancel (if in a gesture) or fail, and let go of every touch.
     func abort() {
+        if let environment { inputTime = max(inputTime, environment.now) }
         tracked.removeAll()
         lifting.removeAll()
         if !state.isTerminal { propose(.cancelled) }
@@ -224,7 +254,7 @@ public class GestureRecognizer {
 
     func reset() {
         state = .possible
-        proposals.removeAll()
+        dropProposals()
         tracked.removeAll()
         lifting.removeAll()
         involved.removeAll()

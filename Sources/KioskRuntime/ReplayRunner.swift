@@ -55,8 +55,7 @@ public final class ReplayRunner {
         quiet.schedule = schedule
         frames = FrameLoop(loop: loop, clock: MonotonicClock(events: events), log: log, content: scene, settings: quiet)
         try frames.start(display: display)
-        guard let app = scene.app else { fatalError("a KioskScene has its app once attached") }
-        self.app = app
+        app = scene.app
         // The stand's sample that reached the restart point gave the kiosk this gravity next.
         if let resuming, resuming.filteredGravity != nil, self.motion.worldGravity != resuming.appGravity {
             scene.motion(gravity: self.motion.worldGravity, altitude: nil)

@@ -88,7 +88,8 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
                           notifier: notifier, options: options)
     try stand.show(choice, settings: display, udev: udev)
     if try stand.run() { startAgainInPlace(log: log) }
-    if let stateFile = c.string("state-file"), let app = stand.scene.app {
+    if let stateFile = c.string("state-file") {
+        let app = stand.scene.app
         do { try writeTextFile(stateFile, app.state().serialized() + "\n") } catch { throw KioskError("--state-file \(stateFile): \(error)") }
     }
     return 0

@@ -54,7 +54,8 @@ import Geometry
     @Test func tapStartsItJumpingDownEvery300ms() throws {
         var t = TraceBuilder()
         t.tap(Vec2(100, 700), at: 1000)        // anywhere on the screen
-        // The tap is recognised at the lift (+60 ms) plus the debounce (45 ms): 1105 ms.
+        // The tap happened at its lift (1060 ms; it is recognised after the 45 ms debounce):
+        // the steps fall every 300 ms from there, the first at 1360 ms.
         t.checkpoint("before-first-step", at: 1350)
         t.checkpoint("after-first-step", at: 1450)
         t.checkpoint("after-three-steps", at: 2050)
@@ -68,6 +69,28 @@ import Geometry
         let y = r.number(r.items("mid-step")[0]["y"])!
         let grid = area(r, "mid-step")
         #expect(abs(y - (grid.minY + grid.height / 19 * 12.5)) < 0.01)
+    }
+
+    /// Issue 29's example: a tap at 500–560 ms. The block's first step is found once by
+    /// replaying with a single checkpoint at each candidate moment, once with a checkpoint
+    /// every 10 ms from 560 ms (a hundred and one of them): both see it at the same moment,
+    /// 300 ms after the tap.
+    @Test func theFirstStepFallsAtTheSameMomentWithOneCheckpointOrAHundred() throws {
+        func firstMoved(_ checkpoints: [Int]) throws -> Int? {
+            var t = TraceBuilder()
+            t.touch("down", Vec2(240, 420), t: 500)
+            t.touch("up", Vec2(240, 420), t: 560)
+            for c in checkpoints { t.checkpoint("c\(c)", at: Double(c)) }
+            let r = try replay(t.text, exhibit: "grid-block")
+            return checkpoints.first { block(r, "c\($0)").row != GridBlock.centre.row }
+        }
+        var single: Int?
+        for c in stride(from: 800, through: 950, by: 10) where single == nil {
+            if try firstMoved([c]) != nil { single = c }
+        }
+        let hundred = try firstMoved(Array(stride(from: 560, through: 1560, by: 10)))
+        #expect(single == 860)
+        #expect(hundred == 860)
     }
 
     @Test(arguments: [("right", Vec2(1, 0), 8, 12), ("left", Vec2(-1, 0), 0, 12), ("up", Vec2(0, -1), 4, 0)])

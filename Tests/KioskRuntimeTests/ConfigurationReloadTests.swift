@@ -59,7 +59,7 @@ import Testing
     }
 
     func controls(_ scene: KioskScene) -> [String] {
-        guard case .array(let list)? = scene.app?.state()["controls"] else { return [] }
+        guard case .array(let list)? = scene.app.state()["controls"] else { return [] }
         return list.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } }
     }
 

@@ -185,7 +185,7 @@ import Testing
         // The tap opened the exhibit; after the idle timeout it went back to the launcher.
         #expect(frames.framesPresented >= 3)
         #expect(display.framesShown == frames.framesPresented)
-        if case .string(let shown)? = scene.app?.state()["exhibit"] { #expect(shown == "launcher") }
+        if case .string(let shown)? = scene.app.state()["exhibit"] { #expect(shown == "launcher") }
         #expect(events.now >= 6_000_000)
         #expect(events.armedTimers == 0)
     }
@@ -367,7 +367,7 @@ import Testing
         let leave = try frames.loop.addTimer { frames.loop.stop() }
         try leave.arm(after: 2_500_000)
         try frames.run()
-        guard let live = scene.app?.state() else { Issue.record("no app"); return }
+        let live = scene.app.state()
 
         let (readHeader, records) = try TraceReader.trace(in: sink.text)
         #expect(readHeader.seed == 7 && readHeader.exhibit == "tilt-box")

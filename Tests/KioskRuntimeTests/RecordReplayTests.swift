@@ -97,7 +97,7 @@ import Trace
         }
         try stop.arm(after: Microseconds(seconds * 1_000_000) - 1)
         try frames.run()
-        return Run(trace: sink.text, state: try #require(scene.app).state().serialized(), dump: dump)
+        return Run(trace: sink.text, state: scene.app.state().serialized(), dump: dump)
     }
 
     /// The trace replayed as `motionkiosk replay TRACE --config stand.toml` does; the state at

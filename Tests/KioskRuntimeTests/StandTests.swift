@@ -31,7 +31,7 @@ import Testing
         #expect(try stand.run() == false)
         #expect(events.now == 3_000_000)
         #expect(stand.frames.firstFrameShown && stand.frames.framesPresented >= 1)
-        if case .string(let shown)? = stand.scene.app?.state()["exhibit"] { #expect(shown == "launcher") } else { Issue.record("no state") }
+        if case .string(let shown)? = stand.scene.app.state()["exhibit"] { #expect(shown == "launcher") } else { Issue.record("no state") }
         let said = lines.withLock { $0 }
         #expect(said.contains { $0.hasPrefix("running on the virtual panel") }, "\(said)")
         let text = try #require(try LinuxSystem.shared.readSmallFile(metrics))

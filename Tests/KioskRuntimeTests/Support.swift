@@ -106,7 +106,7 @@ func quietSettings() -> FrameLoopSettings {
 
 /// The centre of the launcher's first tile, from the scene's state (portrait pixels).
 func firstTileCentre(_ scene: KioskScene) -> Vec2? {
-    guard case .array(let controls)? = scene.app?.state()["controls"], case .object(let tile)? = controls.first,
+    guard case .array(let controls)? = scene.app.state()["controls"], case .object(let tile)? = controls.first,
           case .number(let x)? = tile.first(where: { $0.0 == "x" })?.1,
           case .number(let y)? = tile.first(where: { $0.0 == "y" })?.1 else { return nil }
     return Vec2(x, y)

@@ -41,7 +41,7 @@ public final class GridBlock: Exhibit {
         area = environment.safeArea
         now = environment.startTime
         gestures.add(TapGestureRecognizer(name: "restart") { [unowned(unsafe) self] tap in
-            if tap.state == .ended { self.restart() }
+            if tap.state == .ended { self.restart(at: tap.time) }
         })
         for d in Direction.allCases {
             let swipe = SwipeGestureRecognizer(direction: GridBlock.swipeDirection(d), name: "swipe \(d.rawValue)") { [unowned(unsafe) self] s in
@@ -62,12 +62,14 @@ public final class GridBlock: Exhibit {
 
     public var running: Bool { direction != nil && !gameOver }
 
-    private func restart() {
+    /// A tap at `time` starts the block: its steps fall every `stepInterval` from the tap,
+    /// whenever the kiosk happens to run this.
+    private func restart(at time: Microseconds) {
         column = GridBlock.centre.column
         row = GridBlock.centre.row
         gameOver = false
         direction = .down
-        nextStep = now + GridBlock.stepInterval
+        nextStep = time + GridBlock.stepInterval
         stopIfAtEdge()
     }
 
