@@ -159,7 +159,7 @@ public final class FakeI2CSystem: SystemCalls, RecordingFake, @unchecked Sendabl
         defer { fclose(file) }
         if fputs(text, file) < 0 { throw SystemError(errno: EIO, attempt: "write \(path)") }
     }
-    public func listDirectory(_ path: String) -> [String] { real.listDirectory(path) }
+    public func listDirectory(_ path: String) -> [String] { log.record(.listDirectory, path); return real.listDirectory(path) }
     public func fileExists(_ path: String) -> Bool { real.fileExists(path) }
 }
 
