@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "ExhibitsTests", dependencies: ["Exhibits", "VisitorText", "KioskRuntime", "Geometry", "Raster", "Platform", "Trace", "Sensors", "Diagnostics", "Gestures"]),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "OpeningHours", "KioskConfig", "SystemFakes", "Exhibits", "Platform", "Syscalls", "Sensors", "Trace", "Gestures", "Geometry", "Raster", "Diagnostics"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Geometry"]),
-        .testTarget(name: "SyscallsTests", dependencies: ["Syscalls"]),
+        .testTarget(name: "SyscallsTests", dependencies: ["Syscalls", "SystemFakes"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(name: "CommandLineParserTests", dependencies: ["CommandLineParser"]),
