@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(name: "CommandLineParserTests", dependencies: ["CommandLineParser"]),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry", "CCairo"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry", "CCairo", "Syscalls", "SystemFakes"]),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "Geometry"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Trace", "Geometry"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "Geometry"]),
