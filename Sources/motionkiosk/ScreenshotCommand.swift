@@ -37,17 +37,15 @@ func screenshot(_ c: ParsedCommand) -> Int32 {
         printError("process \(pid) is '\(name)', not \(KioskProcess.name)\(fromPidFile): not signalled")
         return 1
     }
-    var before = stat()
-    let hadFile = stat(serviceScreenshotFile, &before) == 0
+    let before = LinuxSystem.shared.status(of: serviceScreenshotFile)
     guard kill(pid, SIGUSR2) == 0 else {
         printError("cannot signal process \(pid): \(String(cString: strerror(errno))) (run as root or as the motionkiosk user)")
         return 1
     }
     // The kiosk answers within a frame or two; an emulated board is slower.
     for _ in 0..<200 {
-        var now = stat()
-        if stat(serviceScreenshotFile, &now) == 0,
-           !hadFile || now.st_mtim.tv_sec != before.st_mtim.tv_sec || now.st_mtim.tv_nsec != before.st_mtim.tv_nsec || now.st_ino != before.st_ino {
+        // A new file (another inode, a later change) is the answer.
+        if let now = LinuxSystem.shared.status(of: serviceScreenshotFile), before.map({ !now.isUnchanged(since: $0) }) ?? true {
             do throws(SystemError) { try copyFile(serviceScreenshotFile, to: out) } catch {
                 printError("\(out): \(error)")
                 return 1

@@ -242,6 +242,19 @@ import Testing
         }
     }
 
+    @Test func aStreamLineGoesOutWholeOrSaysItDidNot() throws {
+        let p = makePipe()
+        defer { close(p.write) }
+        #expect(writeStandardStream(p.write, "motion: accelerometer back\n"))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = try buffer.withUnsafeMutableBytes { try system.read(p.read, into: $0) }
+        #expect(String(decoding: buffer[0..<n], as: UTF8.self) == "motion: accelerometer back\n")
+        close(p.read)
+        let old = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, old) }
+        #expect(!writeStandardStream(p.write, "nobody reads this\n"))
+    }
+
     @Test func anIoctlAnswersThroughItsPointerAndAWrongOneIsNamed() throws {
         let p = makePipe()
         defer { close(p.read); close(p.write) }
