@@ -160,6 +160,11 @@ public final class FakeI2CSystem: SystemCalls, RecordingFake, @unchecked Sendabl
         if fputs(text, file) < 0 { throw SystemError(errno: EIO, attempt: "write \(path)") }
     }
     public func listDirectory(_ path: String) -> [String] { log.record(.listDirectory, path); return real.listDirectory(path) }
+    /// A fake bus is a character device; anything else is the real file's.
+    public func kindAndSize(of fd: Int32, named name: String) throws(SystemError) -> (kind: FileKind, size: Int64) {
+        try log.enter(.status, fakeFDs[fd]?.bus ?? fdPaths[fd] ?? "fd \(fd)", attempt: "fstat \(name)")
+        return fakeFDs[fd] != nil ? (.characterDevice, 0) : try real.kindAndSize(of: fd, named: name)
+    }
     public func fileExists(_ path: String) -> Bool { real.fileExists(path) }
 }
 

@@ -92,6 +92,15 @@ public final class FakeSystem: SystemCalls, RecordingFake, @unchecked Sendable {
         synced.append(fd)
     }
     public func status(of fd: Int32) -> FileStatus? { nil }
+    /// Every node of this kernel is a device.
+    public func kindAndSize(of fd: Int32, named name: String) throws(SystemError) -> (kind: FileKind, size: Int64) {
+        try log.enter(.status, self.name(fd), attempt: "fstat \(name)")
+        return (.characterDevice, 0)
+    }
+    public func waitReadable(anyOf fds: [Int32], microseconds: Int64) throws(SystemError) -> Bool {
+        try log.enter(.waitReadable, fds.map(name).joined(separator: " "), attempt: "poll fds \(fds)")
+        return fds.contains { readQueue[$0]?.isEmpty == false }
+    }
 
     /// A flip-complete event as the kernel queues it on the DRM fd.
     /// With `events`, the fd becomes readable at `vblank` (now when nil).
