@@ -117,7 +117,7 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
     /// not master; any other failure names the card (an ioctl's name alone does not say which).
     public static func modesetting(_ error: SystemError, card: String) -> DisplaySetupError {
         if error.errno == 13 || error.errno == 1 { return .notMaster(card: card) }
-        return .failed(error.attempt.contains(card) ? error : SystemError(errno: error.errno, attempt: "\(card): \(error.attempt)"))
+        return .failed(error.attempt.hasPrefix(card) ? error : SystemError(errno: error.errno, attempt: "\(card): \(error.attempt)"))
     }
 }
 
