@@ -241,7 +241,7 @@ public final class LinuxSystem: SystemCalls {
             let r = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
             if r >= 0 { return r > 0 }
             if Glibc.errno == EINTR { continue }
-            throw SystemError(errno: Glibc.errno, attempt: "poll fds \(fds)")
+            throw SystemError(errno: Glibc.errno, attempt: "poll fds " + fds.map { String($0) }.joined(separator: " "))
         }
     }
 
