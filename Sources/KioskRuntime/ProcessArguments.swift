@@ -5,14 +5,13 @@ import Syscalls
 
 /// The process's arguments without the program name, from /proc/self/cmdline: the same in
 /// regular and Embedded Swift (which has no `CommandLine`).
-public func processArguments() -> [String] {
-    let fd = open("/proc/self/cmdline", O_RDONLY)
-    guard fd >= 0 else { return [] }
-    defer { close(fd) }
+public func processArguments(system: any SystemCalls = LinuxSystem.shared) -> [String] {
+    guard let fd = try? system.open("/proc/self/cmdline", flags: O_RDONLY) else { return [] }
+    defer { system.close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     while bytes.count < 1 << 20 {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        let n = chunk.withUnsafeMutableBytes { (b) -> Int in (try? system.read(fd, into: b)) ?? 0 }
         if n <= 0 { break }
         bytes += chunk[0..<n]
     }

@@ -17,13 +17,14 @@ public struct SensorReadout {
         self.configuration = configuration; self.seconds = seconds; self.linesPerSecond = linesPerSecond
     }
 
-    public func run() {
+    public func run(system: any SystemCalls = LinuxSystem.shared, events: any EventCalls = LinuxEvents()) {
         let clock = MonotonicClock()
-        let sensors = MotionSensors(configuration: configuration, clock: clock)
+        // Ctrl-C and SIGTERM arrive as a readable descriptor, before the sensors start a reader
+        // thread (which then inherits them blocked); without one they end the process as usual.
+        let signals = try? events.signalDescriptor(for: [SIGINT, SIGTERM])
+        defer { if let signals { system.close(signals) } }
+        let sensors = MotionSensors(configuration: configuration, system: system, clock: clock)
         defer { sensors.close() }
-        stopRequested = 0
-        signal(SIGINT, requestStop)
-        signal(SIGTERM, requestStop)
 
         let start = clock.now
         let end = seconds.map { start + Microseconds.fromSeconds(min($0, 1e9)) }
@@ -35,7 +36,7 @@ public struct SensorReadout {
         print("mapping: board \(sensors.mapping.board), panel rotation \(sensors.mapping.rotation)°; screen = \(sensors.mapping.matrix) × device")
         var lastSource = sensors.accelerometer.name
 
-        while stopRequested == 0 {
+        while !(signals.map { events.readSignal($0) != nil } ?? false) {
             let now = clock.now
             if let end, now >= end { break }
             let update = sensors.service()
@@ -54,9 +55,9 @@ public struct SensorReadout {
             var deadline = nextLine
             if let d = sensors.nextDeadline { deadline = min(deadline, d) }
             if let end { deadline = min(deadline, end) }
-            let timeoutMs = Int32(max(0, min(1_000, (deadline - clock.now + 999) / 1000)))
-            var fds = sensors.fileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeoutMs) }
+            let timeout = max(0, min(1_000_000, deadline - clock.now))
+            let fds = sensors.fileDescriptors + (signals.map { [$0] } ?? [])
+            _ = try? system.waitReadable(anyOf: fds, microseconds: timeout)
         }
         let dropped = sensors.validator.dropped.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { "\($0.key.rawValue): \($0.value)" }
@@ -75,10 +76,6 @@ public struct SensorReadout {
         print(line)
     }
 }
-/// Set from the signal handler, read by the loop (poll returns EINTR, the loop sees it).
-nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
-private func requestStop(_: Int32) { stopRequested = 1 }
-
 private func f3(_ v: Double) -> String {
     let r = (v * 1000).rounded() / 1000 + 0.0  // + 0.0: no "-0.0"
     return "\(r)"

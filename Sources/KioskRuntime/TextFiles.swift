@@ -16,17 +16,18 @@ public enum TextFileLimit {
 /// Reads a whole text file of at most `limit` bytes; throws the reason (missing, permission,
 /// not a regular file, too large, not UTF-8). Never blocks: a FIFO or a device is refused
 /// before anything is read from it.
-public func readTextFile(_ path: String, limit: Int = TextFileLimit.configuration) throws(TextFileError) -> String {
-    let (fd, size) = try openRegularFile(path, limit: limit)
-    defer { close(fd) }
+public func readTextFile(_ path: String, limit: Int = TextFileLimit.configuration,
+                         system: any SystemCalls = LinuxSystem.shared) throws(TextFileError) -> String {
+    let (fd, size) = try openRegularFile(path, limit: limit, system: system)
+    defer { system.close(fd) }
     var bytes = [UInt8](repeating: 0, count: size)
     var filled = 0
     while filled < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw TextFileError(reason: String(cString: strerror(errno)))
+        let read: Result<Int, SystemError> = bytes.withUnsafeMutableBytes { b in
+            Result { () throws(SystemError) -> Int in try system.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[filled...])) }
         }
+        let n: Int
+        do { n = try read.get() } catch { throw TextFileError(reason: error.reason) }
         if n == 0 { break }   // shorter than it was a moment ago
         filled += n
     }
@@ -57,25 +58,24 @@ func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)
 
 /// Opens a regular file of at most `limit` bytes for reading; returns the descriptor (the
 /// caller closes it) and the size. A FIFO or a device is refused before anything is read.
-public func openRegularFile(_ path: String, limit: Int) throws(TextFileError) -> (fd: Int32, size: Int) {
-    let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-    guard fd >= 0 else { throw TextFileError(reason: String(cString: strerror(errno))) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else {
-        let reason = String(cString: strerror(errno))
-        close(fd)
-        throw TextFileError(reason: reason)
+public func openRegularFile(_ path: String, limit: Int,
+                            system: any SystemCalls = LinuxSystem.shared) throws(TextFileError) -> (fd: Int32, size: Int) {
+    let fd: Int32
+    do { fd = try system.open(path, flags: O_RDONLY | O_NONBLOCK) } catch { throw TextFileError(reason: error.reason) }
+    let kind: FileKind, size: Int64
+    do { (kind, size) = try system.kindAndSize(of: fd, named: path) } catch {
+        system.close(fd)
+        throw TextFileError(reason: error.reason)
     }
-    let kind = FileKind(mode: info.st_mode)
     guard kind == .regular else {
-        close(fd)
+        system.close(fd)
         throw TextFileError(reason: "is \(kind), not a regular file")
     }
-    guard info.st_size <= limit else {
-        close(fd)
-        throw TextFileError(reason: "is \(megabytes(Int(info.st_size))), more than the \(megabytes(limit)) allowed")
+    guard size <= Int64(limit) else {
+        system.close(fd)
+        throw TextFileError(reason: "is \(megabytes(Int(size))), more than the \(megabytes(limit)) allowed")
     }
-    return (fd, Int(info.st_size))
+    return (fd, Int(size))
 }
 
 private func megabytes(_ bytes: Int) -> String {
@@ -95,26 +95,25 @@ public func safeFileName(_ name: String) -> String {
 }
 
 /// Whether `path` is a folder (following links).
-public func isFolder(_ path: String) -> Bool {
-    var info = stat()
-    guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return false }
-    // As in readTextFile: the S_IF* constants' type differs between Glibc modules.
-    return UInt32(truncatingIfNeeded: info.st_mode) & UInt32(truncatingIfNeeded: S_IFMT) == UInt32(truncatingIfNeeded: S_IFDIR)
-}
+public func isFolder(_ path: String) -> Bool { FileKind.of(path) == .directory }
 
-public func makeDirectories(_ path: String) throws(TextFileError) {
+public func makeDirectories(_ path: String, system: any SystemCalls = LinuxSystem.shared) throws(TextFileError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for part in path.split(separator: "/") {
         prefix += part + "/"
-        if PathBytes.withCString(prefix, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
-            throw TextFileError(reason: "cannot create \(prefix): \(String(cString: strerror(errno)))")
+        do { try system.makeDirectory(prefix, mode: 0o755) } catch {
+            throw TextFileError(reason: "cannot create \(prefix): \(error.reason)")
         }
     }
 }
 
-public func writeTextFile(_ path: String, _ text: String) throws(TextFileError) {
-    guard let f = PathBytes.withCString(path, { fopen($0, "wb") }) else { throw TextFileError(reason: "\(path): \(String(cString: strerror(errno)))") }
-    defer { fclose(f) }
-    let bytes = Array(text.utf8)
-    if fwrite(bytes, 1, bytes.count, f) != bytes.count { throw TextFileError(reason: "\(path): write failed") }
+/// Writes `text` as the whole content of `path` (created or truncated).
+public func writeTextFile(_ path: String, _ text: String, system: any SystemCalls = LinuxSystem.shared) throws(TextFileError) {
+    do throws(SystemError) {
+        let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        defer { system.close(fd) }
+        try writeAll(Array(text.utf8), to: fd, named: path, system: system)
+    } catch {
+        throw TextFileError(reason: "\(path): \(error.reason)")
+    }
 }

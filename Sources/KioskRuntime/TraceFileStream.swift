@@ -1,7 +1,5 @@
+import Syscalls
 import Trace
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A trace file read a chunk at a time as it is played: memory holds one chunk and one
 /// line, whatever the file's size. The first problem (a bad line, a read error, a line
@@ -17,6 +15,7 @@ public final class TraceFileStream: TraceRecordSource {
     public static let longestLine = 1 << 20
 
     private let fd: Int32
+    private let system: any SystemCalls
     private var reader: TraceReader
     private let warn: ((String) -> Void)?
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -26,27 +25,30 @@ public final class TraceFileStream: TraceRecordSource {
 
     /// Opens `path` (a regular file of at most `limit` bytes; never blocks). Given `warn`, a
     /// last line cut short is left out with a warning (see `TraceReader`).
-    public init(path: String, limit: Int = TextFileLimit.trace, warn: ((String) -> Void)? = nil) throws(TextFileError) {
+    public init(path: String, limit: Int = TextFileLimit.trace, warn: ((String) -> Void)? = nil,
+                system: any SystemCalls = LinuxSystem.shared) throws(TextFileError) {
         self.path = path
         self.warn = warn
-        fd = try openRegularFile(path, limit: limit).fd
+        self.system = system
+        fd = try openRegularFile(path, limit: limit, system: system).fd
         reader = TraceReader(source: path)
     }
 
-    deinit { if !closed { close(fd) } }
+    deinit { if !closed { system.close(fd) } }
 
     /// Opens a trace for playing after `check` accepted it: a last line cut short, which the
     /// check reported, is left out again (silently) rather than ending the replay in an error.
-    public static func forPlaying(checked path: String, limit: Int = TextFileLimit.trace) throws(TextFileError) -> TraceFileStream {
-        try TraceFileStream(path: path, limit: limit, warn: { _ in })
+    public static func forPlaying(checked path: String, limit: Int = TextFileLimit.trace,
+                                  system: any SystemCalls = LinuxSystem.shared) throws(TextFileError) -> TraceFileStream {
+        try TraceFileStream(path: path, limit: limit, warn: { _ in }, system: system)
     }
 
     /// Reads the whole file once: its header and how many records it holds, or the first
     /// problem with its line.
-    public static func check(path: String, limit: Int = TextFileLimit.trace,
-                             warn: ((String) -> Void)? = nil) throws(TraceError) -> (header: TraceHeader, records: Int) {
+    public static func check(path: String, limit: Int = TextFileLimit.trace, warn: ((String) -> Void)? = nil,
+                             system: any SystemCalls = LinuxSystem.shared) throws(TraceError) -> (header: TraceHeader, records: Int) {
         let stream: TraceFileStream
-        do { stream = try TraceFileStream(path: path, limit: limit, warn: warn) } catch {
+        do { stream = try TraceFileStream(path: path, limit: limit, warn: warn, system: system) } catch {
             throw TraceError(source: path, line: 0, problem: error.reason)
         }
         while stream.nextRecord() != nil {}
@@ -107,10 +109,13 @@ public final class TraceFileStream: TraceRecordSource {
                 }
                 chunk.append(contentsOf: [UInt8](repeating: 0, count: min(chunk.count, Self.longestLine - chunk.count)))
             }
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, $0.count - end) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = TraceError(source: path, line: reader.lineNumber + 1, problem: String(cString: strerror(errno)))
+            let fd = self.fd, system = self.system, filled = end
+            let read: Result<Int, SystemError> = chunk.withUnsafeMutableBytes { b in
+                Result { () throws(SystemError) -> Int in try system.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[filled...])) }
+            }
+            let n: Int
+            do { n = try read.get() } catch {
+                failure = TraceError(source: path, line: reader.lineNumber + 1, problem: "read: \(error.reason)")
                 return nil
             }
             if n == 0 { atEndOfFile = true } else { end += n }
@@ -118,6 +123,6 @@ public final class TraceFileStream: TraceRecordSource {
     }
 
     private func finish() {
-        if !closed { close(fd); closed = true }
+        if !closed { system.close(fd); closed = true }
     }
 }

@@ -113,9 +113,11 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
         guard error.errno == 13 || error.errno == 1 else { return .failed(error) }
         return inGroup(group) == true ? .deniedByPolicy(path: path, group: group) : .permissionDenied(path: path, group: group)
     }
-    /// A failed modeset or flip: the kernel answers EACCES/EPERM to clients that are not master.
+    /// A failed modeset, flip or buffer: the kernel answers EACCES/EPERM to clients that are
+    /// not master; any other failure names the card (an ioctl's name alone does not say which).
     public static func modesetting(_ error: SystemError, card: String) -> DisplaySetupError {
-        error.errno == 13 || error.errno == 1 ? .notMaster(card: card) : .failed(error)
+        if error.errno == 13 || error.errno == 1 { return .notMaster(card: card) }
+        return .failed(error.attempt.hasPrefix(card) ? error : SystemError(errno: error.errno, attempt: "\(card): \(error.attempt)"))
     }
 }
 

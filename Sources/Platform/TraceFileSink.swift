@@ -80,7 +80,7 @@ public final class TraceFileSink: TraceSink {
             fd = try system.open(path, flags: TraceFileSink.createFlags, mode: 0o644)
             _ = system.lockExclusively(fd)
         } catch {
-            throw .sinkFailed("\(error)")
+            throw .sinkFailed("rolling \(path) over to \(path).1: \(error)")
         }
     }
 }

@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CPNG
 import Geometry
+import Syscalls
 
 /// A PNG file could not be written or read; names the file and says why.
 public struct PNGError: Error, CustomStringConvertible, Sendable {
@@ -41,16 +45,17 @@ private func rgbImage(_ buffer: PixelBuffer) -> png_image {
     return image
 }
 
-/// Writes `buffer` as an 8-bit RGB PNG file.
-public func writePNG(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
-    let rgb = rgbRows(buffer)
-    var image = rgbImage(buffer)
-    let ok = rgb.withUnsafeBytes { raw in
-        png_image_write_to_file(&image, path, 0, raw.baseAddress, Int32(buffer.width * 3), nil)
+/// Writes `buffer` as an 8-bit RGB PNG file (created or truncated): encoded in memory by
+/// libpng, written through the seam.
+public func writePNG(_ buffer: PixelBuffer, to path: String, system: any SystemCalls = LinuxSystem.shared) throws(PNGError) {
+    let png = try encodePNG(buffer, name: path)
+    do throws(SystemError) {
+        let fd = try system.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        defer { system.close(fd) }
+        try writeAll(png, to: fd, named: path, system: system)
+    } catch {
+        throw PNGError(path: path, reason: error.reason)
     }
-    let why = message(of: image)
-    png_image_free(&image)
-    if ok == 0 { throw PNGError(path: path, reason: why.isEmpty ? "cannot write" : why) }
 }
 
 /// `buffer` as the bytes of an 8-bit RGB PNG, for a caller that writes them itself (through
@@ -81,11 +86,48 @@ public func encodePNG(_ buffer: PixelBuffer, name: String) throws(PNGError) -> [
     throw PNGError(path: name, reason: "cannot encode")
 }
 
+/// The largest PNG file read: a 32768×32768 picture compresses far below it.
+public let largestPNGFile = 256 << 20
+
+/// A PNG file's bytes, read through the seam: a regular file of at most `largestPNGFile`
+/// (a FIFO or a device named as a picture is refused before it is read).
+private func pngFileBytes(_ path: String, system: any SystemCalls) throws(PNGError) -> [UInt8] {
+    let fd: Int32
+    do { fd = try system.open(path, flags: O_RDONLY | O_NONBLOCK) } catch { throw PNGError(path: path, reason: error.reason) }
+    defer { system.close(fd) }
+    let kind: FileKind, size: Int64
+    do { (kind, size) = try system.kindAndSize(of: fd, named: path) } catch { throw PNGError(path: path, reason: error.reason) }
+    guard kind == .regular else { throw PNGError(path: path, reason: "is \(kind), not a regular file") }
+    guard size <= Int64(largestPNGFile) else { throw PNGError(path: path, reason: "is \(size >> 20) MB, more than \(largestPNGFile >> 20) MB") }
+    var bytes = [UInt8](repeating: 0, count: Int(size))
+    var filled = 0
+    while filled < bytes.count {
+        let read: Result<Int, SystemError> = bytes.withUnsafeMutableBytes { b in
+            Result { () throws(SystemError) -> Int in try system.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[filled...])) }
+        }
+        let n: Int
+        do { n = try read.get() } catch { throw PNGError(path: path, reason: error.reason) }
+        if n == 0 { break }
+        filled += n
+    }
+    bytes.removeSubrange(filled...)
+    return bytes
+}
+
 /// Reads a PNG (any colour type; alpha is composited over black by libpng) into a new buffer.
-public func readPNG(path: String, format: PixelFormat = .xrgb8888) throws(PNGError) -> PixelBuffer {
+public func readPNG(path: String, format: PixelFormat = .xrgb8888, system: any SystemCalls = LinuxSystem.shared) throws(PNGError) -> PixelBuffer {
+    let file = try pngFileBytes(path, system: system)
+    // libpng keeps reading the bytes while it decodes: all of it happens while they are lent.
+    let decoded: Result<PixelBuffer, PNGError> = file.withUnsafeBytes { raw in
+        Result { () throws(PNGError) -> PixelBuffer in try decodePNG(raw, path: path, format: format) }
+    }
+    return try decoded.get()
+}
+
+private func decodePNG(_ file: UnsafeRawBufferPointer, path: String, format: PixelFormat) throws(PNGError) -> PixelBuffer {
     var image = png_image()
     image.version = UInt32(PNG_IMAGE_VERSION)
-    guard png_image_begin_read_from_file(&image, path) != 0 else {
+    guard png_image_begin_read_from_memory(&image, file.baseAddress, file.count) != 0 else {
         let why = message(of: image)
         png_image_free(&image)
         throw PNGError(path: path, reason: why.isEmpty ? "cannot read" : why)

@@ -161,15 +161,35 @@ public protocol InputEventSource: AnyObject {
     func readEvents(panelWidth: Int, panelHeight: Int) -> [RawInputEvent]
 }
 
+/// How libinput opens and closes the seat's device nodes (its open_restricted and
+/// close_restricted), through the seam: a node the kiosk may not open (EACCES, EPERM: the
+/// user is not in the input group) is remembered for the log; libinput gets -errno and goes
+/// on without that device.
+public final class RestrictedOpener {
+    let system: any SystemCalls
+    /// Device nodes refused for lack of permission, oldest first.
+    public private(set) var denied: [String] = []
+
+    public init(system: any SystemCalls) { self.system = system }
+
+    /// A descriptor, or -errno as libinput wants it.
+    public func open(_ path: String, flags: Int32) -> Int32 {
+        do throws(SystemError) { return try system.open(path, flags: flags) } catch {
+            if error.errno == EACCES || error.errno == EPERM { denied.append(path) }
+            return -error.errno
+        }
+    }
+
+    public func close(_ fd: Int32) { system.close(fd) }
+}
+
 /// libinput on a udev seat. Devices are opened through open_restricted (a plain open: the
 /// kiosk runs with the input group or as root). LIBINPUT_CALIBRATION_MATRIX, set by a udev
 /// rule or hwdb entry, is applied by libinput itself before the *_transformed coordinates
 /// are computed, so a miscalibrated touchscreen is fixed in udev, not here.
 public final class LibInputSeat: InputEventSource {
-    /// Filled by open_restricted, which reaches it through libinput's user data.
-    final class OpenFailures { var denied: [String] = [] }
-    let failures = OpenFailures()
-    public var deniedDevices: [String] { failures.denied }
+    let opener: RestrictedOpener
+    public var deniedDevices: [String] { opener.denied }
     let udev: OpaquePointer
     let context: OpaquePointer
     let interface: UnsafeMutablePointer<libinput_interface>
@@ -177,21 +197,20 @@ public final class LibInputSeat: InputEventSource {
     public let seat: String
     private var nextDeviceId = 1
 
-    public init(seat: String = "seat0") throws(SystemError) {
+    public init(seat: String = "seat0", system: any SystemCalls = LinuxSystem.shared) throws(SystemError) {
+        opener = RestrictedOpener(system: system)
         guard let u = udev_new() else { throw SystemError(errno: ENOMEM, attempt: "udev_new") }
         interface = .allocate(capacity: 1)
         interface.initialize(to: libinput_interface(
             open_restricted: { path, flags, data in
-                let fd = Glibc.open(path!, flags | O_CLOEXEC)
-                if fd >= 0 { return fd }
-                let e = errno
-                if (e == EACCES || e == EPERM), let data {
-                    Unmanaged<OpenFailures>.fromOpaque(data).takeUnretainedValue().denied.append(String(cString: path!))
-                }
-                return -e
+                guard let path, let data else { return -EINVAL }
+                return Unmanaged<RestrictedOpener>.fromOpaque(data).takeUnretainedValue().open(String(cString: path), flags: flags)
             },
-            close_restricted: { fd, _ in _ = Glibc.close(fd) }))
-        guard let li = libinput_udev_create_context(interface, Unmanaged.passUnretained(failures).toOpaque(), u) else {
+            close_restricted: { fd, data in
+                guard let data else { return }
+                Unmanaged<RestrictedOpener>.fromOpaque(data).takeUnretainedValue().close(fd)
+            }))
+        guard let li = libinput_udev_create_context(interface, Unmanaged.passUnretained(opener).toOpaque(), u) else {
             udev_unref(u); interface.deallocate()
             throw SystemError(errno: ENOMEM, attempt: "libinput_udev_create_context")
         }

@@ -27,6 +27,8 @@ public protocol SystemCalls: AnyObject, Sendable {
     /// Waits until `fd` has something to read, at most `microseconds`; false when that time
     /// passed first.
     func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool
+    /// The same for several descriptors: true when one of them has something to read.
+    func waitReadable(anyOf fds: [Int32], microseconds: Int64) throws(SystemError) -> Bool
 
     // Files the kiosk writes (metrics, black box, screenshots, statistics). Each has a
     // default below that calls the real kernel, so fakes without files need not write them;
@@ -49,6 +51,9 @@ public protocol SystemCalls: AnyObject, Sendable {
     func status(of fd: Int32) -> FileStatus?
     /// pread: bytes at `offset` of an open file, without moving its position.
     func read(_ fd: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int
+    /// What an open file is (fstat: a FIFO, a device, a regular file) and its size, so that a
+    /// reader refuses what it must not read before reading; `name` is for the error.
+    func kindAndSize(of fd: Int32, named name: String) throws(SystemError) -> (kind: FileKind, size: Int64)
 }
 
 /// What a file is, as stat says: which file (device and inode), its kind, size and last
@@ -95,6 +100,7 @@ public extension SystemCalls {
 
     /// Readable at once: a default for fakes whose reads never block (they answer or fail).
     func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool { true }
+    func waitReadable(anyOf fds: [Int32], microseconds: Int64) throws(SystemError) -> Bool { !fds.isEmpty }
 
     /// Sets an open file's permission bits, whatever the process's umask took away (a file
     /// another service reads).
@@ -158,6 +164,12 @@ public extension SystemCalls {
         return fstat(fd, &info) == 0 ? FileStatus(info) : nil
     }
 
+    func kindAndSize(of fd: Int32, named name: String) throws(SystemError) -> (kind: FileKind, size: Int64) {
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw SystemError(errno: errno, attempt: "fstat \(name)") }
+        return (FileKind(mode: info.st_mode), Int64(info.st_size))
+    }
+
     func read(_ fd: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         while true {
             let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
@@ -219,14 +231,17 @@ public final class LinuxSystem: SystemCalls {
     }
     public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { _ = Glibc.munmap(address, length) }
     public func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool {
+        try waitReadable(anyOf: [fd], microseconds: microseconds)
+    }
+    public func waitReadable(anyOf fds: [Int32], microseconds: Int64) throws(SystemError) -> Bool {
         // Whole milliseconds, rounded up (poll's unit), and never more than a day at a time.
         let milliseconds = Int32(min(max(0, microseconds) / 1000 + (microseconds % 1000 > 0 ? 1 : 0), 86_400_000))
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         while true {
-            let r = poll(&entry, 1, milliseconds)
+            let r = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
             if r >= 0 { return r > 0 }
             if Glibc.errno == EINTR { continue }
-            throw SystemError(errno: Glibc.errno, attempt: "poll fd \(fd)")
+            throw SystemError(errno: Glibc.errno, attempt: "poll fds " + fds.map { String($0) }.joined(separator: " "))
         }
     }
 

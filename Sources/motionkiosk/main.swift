@@ -67,23 +67,13 @@ func run(_ command: ParsedCommand) throws(KioskError) -> Int32 {
 
 /// One line on standard error.
 func printError(_ message: String, newline: Bool = true) {
-    var line = message + (newline ? "\n" : "")
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    writeStandardStream(2, message + (newline ? "\n" : ""))
 }
 
 /// Lines on stdout, written at once (print() buffers when stdout is a pipe or a file, and
 /// the board test reads the log while the kiosk runs).
 func log(_ line: String) {
-    var text = line + "\n"
-    text.withUTF8 { bytes in
-        var done = 0
-        while done < bytes.count {
-            let n = write(1, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { standardOutputFailed = true; return }
-            done += n
-        }
-    }
+    if !writeStandardStream(1, line + "\n") { standardOutputFailed = true }
 }
 
 /// A line `log` wrote did not reach stdout.

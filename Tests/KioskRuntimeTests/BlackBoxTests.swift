@@ -274,42 +274,17 @@ import Trace
         #expect(dump?.folder == stand.folder + "/00000002-\(Self.stamp(1_790_000_000))-sigusr1")
     }
 
-    /// The real file system, until `room` bytes have been written: then every write fails
-    /// as a full disk does.
-    final class FillingDisk: SystemCalls, @unchecked Sendable {
-        let real = LinuxSystem.shared
-        var room: Int
-        var refused = 0
-        init(room: Int) { self.room = room }
-        func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 { try real.open(path, flags: flags, mode: mode) }
-        func close(_ fd: Int32) { real.close(fd) }
-        func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int { try real.read(fd, into: buffer) }
-        func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
-            guard buffer.count <= room else { refused += 1; throw SystemError(errno: ENOSPC, attempt: "write fd \(fd)") }
-            room -= buffer.count
-            return try real.write(fd, from: buffer)
-        }
-        func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 { try real.ioctl(fd, request, arg, what: what) }
-        func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
-            try real.mmap(length: length, protection: protection, flags: flags, fd: fd, offset: offset)
-        }
-        func munmap(_ address: UnsafeMutableRawPointer, length: Int) { real.munmap(address, length: length) }
-        func readSmallFile(_ path: String) throws(SystemError) -> String? { try real.readSmallFile(path) }
-        func writeSmallFile(_ path: String, _ text: String) throws(SystemError) { try real.writeSmallFile(path, text) }
-        func listDirectory(_ path: String) -> [String] { real.listDirectory(path) }
-        func fileExists(_ path: String) -> Bool { real.fileExists(path) }
-    }
-
     @Test func aFullDiskLeavesNoHalfDumpAndTheStandRunsOn() throws {
         // Room for the first dump, not for the second.
-        let disk = FillingDisk(room: 0)
+        let disk = FileSystemWithFaults()
         var clockSeconds = 1_790_000_000.0
         let stand = try Stand(system: disk) { box in box.wallClock = { clockSeconds } }
         var first: BlackBoxDump?, second: BlackBoxDump? = nil, secondTried = false
-        try stand.at(1_000_000) { disk.room = 50_000_000; first = stand.frames.dumpBlackBox(reason: "sigusr1") }
+        try stand.at(1_000_000) { first = stand.frames.dumpBlackBox(reason: "sigusr1") }
         try stand.at(2_000_000) {
             clockSeconds += 1
-            disk.room = 1000
+            // The disk fills after the second dump's first write.
+            disk.fail(.write, nth: 2, errno: ENOSPC, times: .max)
             second = stand.frames.dumpBlackBox(reason: "sigusr1")
             secondTried = true
         }
@@ -317,7 +292,7 @@ import Trace
         try stand.frames.run()
         #expect(first != nil)
         #expect(secondTried && second == nil, "the full disk is reported, not a dump")
-        #expect(disk.refused > 0)
+        #expect(disk.failures.contains { $0.call == .write })
         let everything = LinuxSystem.shared.listDirectory(stand.folder)
         #expect(everything.count == 1, "the first dump stays and nothing of the second: \(everything)")
         if let kept = stand.dumps.first {

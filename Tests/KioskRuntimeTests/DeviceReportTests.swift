@@ -33,7 +33,7 @@ import Testing
         #expect(none == ["DRM cards:", "  none (no /dev/dri/card*: is the display driver loaded?)"])
         let system = FakeSystem()
         system.directories["/dev/dri"] = ["card0"]
-        system.openErrors["/dev/dri/card0"] = EACCES
+        system.fail(.open, of: "/dev/dri/card0", errno: EACCES, times: .max)
         let denied = DeviceReport.displayLines(DisplaySettings(), system: system, drm: FakeDRM(card: Cards.virtual(width: 800, height: 480)), udev: nil)
         #expect(denied.count == 2 && denied[1].contains("'video' group"))
     }

@@ -1,3 +1,4 @@
+import Glibc
 import SystemFakes
 import Testing
 import Geometry
@@ -119,7 +120,7 @@ import Syscalls
 
     @Test func refusedTestOnlyFallsBackToLegacyAndSaysSo() throws {
         let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 480, height: 800))
-        drm.atomicError = 22
+        drm.fail(.atomicCommit, errno: EINVAL)
         let d = try open(drm.card, system: system, drm: drm)
         #expect(!d.usesAtomic)
         #expect(d.notes.contains { $0.contains("TEST_ONLY refused") })
@@ -134,14 +135,14 @@ import Syscalls
         // No master after all (another program took the card between SetMaster and the
         // test commit): what the display made is freed and the card closed exactly once.
         let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 32, height: 32))
-        drm.atomicError = 13
+        drm.fail(.atomicCommit, errno: EACCES)
         system.directories["/dev/dri"] = ["card0"]
         #expect(throws: DisplaySetupError.notMaster(card: "/dev/dri/card0")) {
             try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())
         }
         #expect(system.closed.count == 1)
-        #expect(system.unmapped == 2 && drm.calls.filter { $0 == "rmfb" }.count == 2 && drm.calls.filter { $0 == "destroyDumb" }.count == 2)
-        #expect(drm.calls.filter { $0 == "destroyBlob" }.count == 1)
+        #expect(system.unmapped == 2 && drm.count(of: .removeFramebuffer) == 2 && drm.count(of: .destroyDumbBuffer) == 2)
+        #expect(drm.count(of: .destroyBlob) == 1)
     }
 
     @Test func eachBufferReceivesWhatItMissed() throws {
@@ -261,7 +262,7 @@ import Syscalls
         try d.present(damage: [d.backBuffer.bounds])
         d.restore()
         #expect(drm.crtcSets.last?.fb == 42 && drm.crtcSets.last?.mode?.width == 32)
-        #expect(drm.calls.filter { $0 == "rmfb" }.count == 3 && drm.calls.filter { $0 == "destroyDumb" }.count == 3)
+        #expect(drm.count(of: .removeFramebuffer) == 3 && drm.count(of: .destroyDumbBuffer) == 3)
         #expect(system.unmapped == 3 && system.closed.contains(d.fd))
         d.restore()
         #expect(system.unmapped == 3)
@@ -308,7 +309,7 @@ import Syscalls
 
     @Test func withoutAVirtualTerminalNothingHappens() {
         let system = FakeSystem()
-        system.openErrors["/dev/tty0"] = 2
+        system.fail(.open, of: "/dev/tty0", errno: ENOENT, times: .max)
         let console = TextConsole(system: system)
         #expect(!console.isGraphics && console.note != nil)
         console.restore()

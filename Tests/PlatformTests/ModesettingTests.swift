@@ -1,3 +1,4 @@
+import Glibc
 import Platform
 import Syscalls
 import SystemFakes
@@ -93,7 +94,7 @@ private func recordFlipEvents(_ drm: FakeDRM) -> () -> [UInt64] {
         #expect(drm.atomicCommits.isEmpty)
         atomic.release()
         atomic.release()
-        #expect(drm.calls.filter { $0 == "destroyBlob" }.count == 1)
+        #expect(drm.count(of: .destroyBlob) == 1)
     }
 
     @Test func aDriverLackingAPropertyOrAPrimaryPlaneCannotBeDrivenAtomically() throws {
@@ -162,7 +163,7 @@ private func recordFlipEvents(_ drm: FakeDRM) -> () -> [UInt64] {
         try legacy.restore(DRMCrtc(id: 34))
         #expect(drm.crtcSets.last?.fb == 0 && drm.crtcSets.last?.mode == nil && drm.crtcSets.last?.connectors == [])
         legacy.release()
-        #expect(drm.calls.isEmpty)
+        #expect(drm.count(of: .destroyBlob) == 0 && drm.count(of: .removeFramebuffer) == 0 && drm.count(of: .dropMaster) == 0)
     }
 }
 
@@ -199,19 +200,18 @@ private func recordFlipEvents(_ drm: FakeDRM) -> () -> [UInt64] {
         let drm = FakeDRM(card: card)
         let (modesetting, note) = try open(card, drm)
         #expect(!modesetting.isAtomic && note == "atomic: the driver lacks a property the commit needs; using legacy modesetting")
-        #expect(drm.atomicCommits.isEmpty && drm.calls.isEmpty)
+        #expect(drm.atomicCommits.isEmpty && drm.count(of: .createModeBlob) == 0 && drm.count(of: .destroyBlob) == 0)
     }
 
     @Test func aRefusedTestCommitFallsBackToLegacyWithTheReasonAndFreesTheBlob() throws {
         let card = Cards.virtual(width: 480, height: 800), drm = FakeDRM(card: card)
-        drm.atomicError = 22
+        drm.fail(.atomicCommit, errno: EINVAL)
         let (modesetting, note) = try open(card, drm)
         #expect(!modesetting.isAtomic)
-        let refusal = SystemError(errno: 22, attempt: "DRM_IOCTL_MODE_ATOMIC")
+        let refusal = SystemError(errno: EINVAL, attempt: "DRM_IOCTL_MODE_ATOMIC (TEST_ONLY)")
         #expect(note == "atomic TEST_ONLY refused (\(refusal)); using legacy modesetting")
-        #expect(drm.calls == ["destroyBlob"])
+        #expect(drm.count(of: .destroyBlob) == 1)
         // The fallback then modesets and flips the legacy way.
-        drm.atomicError = nil
         #expect(try modesetting.modeset(framebuffer: 501, userData: 1) == .shown)
         try modesetting.flip(to: 502, userData: 2)
         #expect(drm.crtcSets.count == 1 && drm.flips == [502] && drm.atomicCommits.isEmpty)
@@ -220,9 +220,9 @@ private func recordFlipEvents(_ drm: FakeDRM) -> () -> [UInt64] {
     @Test func aTestCommitRefusedForPermissionMeansAnotherMaster() throws {
         let card = Cards.virtual(width: 480, height: 800), drm = FakeDRM(card: card)
         for errno: Int32 in [1, 13] {                                                       // EPERM, EACCES
-            drm.atomicError = errno
+            drm.fail(.atomicCommit, errno: errno)
             #expect(throws: DisplaySetupError.notMaster(card: "/dev/dri/card0")) { try open(card, drm) }
         }
-        #expect(drm.calls == ["destroyBlob", "destroyBlob"])
+        #expect(drm.count(of: .destroyBlob) == 2)
     }
 }

@@ -110,7 +110,7 @@ import Syscalls
     @Test func openReportsAccessProblemsBeforeMissingDisplays() {
         let system = FakeSystem()
         system.directories["/dev/dri"] = ["card0", "card1", "renderD128"]
-        system.openErrors["/dev/dri/card0"] = 13
+        system.fail(.open, of: "/dev/dri/card0", errno: EACCES, times: .max)
         let drm = FakeDRM(card: Cards.twoConnectors(dsiConnected: false))
         #expect(throws: DisplaySetupError.permissionDenied(path: "/dev/dri/card0", group: "video")) {
             try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())
@@ -124,7 +124,7 @@ import Syscalls
         system.directories["/dev/dri"] = ["card0"]
         let drm = FakeDRM(card: Cards.virtual(width: 480, height: 800))
         drm.master = false
-        drm.setMasterError = 13
+        drm.fail(.setMaster, errno: EACCES, times: .max)
         #expect(throws: DisplaySetupError.notMaster(card: "/dev/dri/card0")) {
             try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())
         }
@@ -133,7 +133,7 @@ import Syscalls
     @Test func aSecondKioskOnTheSameCardSaysItIsInUse() {
         let system = FakeSystem()
         system.directories["/dev/dri"] = ["card0"]
-        system.lockedElsewhere = ["/dev/dri/card0"]
+        system.fail(.lock, of: "/dev/dri/card0", errno: EWOULDBLOCK, times: .max)
         let drm = FakeDRM(card: Cards.virtual(width: 480, height: 800))
         #expect(throws: DisplaySetupError.cardInUse(card: "/dev/dri/card0")) {
             try openDRMDisplay(config: DRMDisplayConfiguration(), system: system, drm: drm, udev: nil, clock: VirtualClock())

@@ -112,13 +112,13 @@ import Syscalls
         let clock = VirtualClock()
         let lines = LogLines()
         let sensors = MotionSensors(configuration: config, system: system, clock: clock, log: lines.log(clock: clock))
-        chip.failing = EIO
+        system.fail(.ioctl, of: "I2C_SMBUS", errno: EIO, times: .max)
         for _ in 0..<100 { sensors.service(); clock.advance(by: 10_000) }
         #expect(sensors.validator.dropped[.readError] == 100)
         #expect(!sensors.isFallingBack)
         // One second of errors at 100 Hz, logged once (5 s interval).
         #expect(lines.lines.filter { $0.contains("failed") }.count == 1)
-        chip.failing = nil
+        system.stopFailing()
         let update = sensors.service()
         #expect(update.samples.count == 1)
     }

@@ -61,11 +61,11 @@ import Syscalls
         #expect(lines.lines.contains { $0.contains("over 20 g") })
         #expect(lines.lines.contains { $0.contains("banana") })
         // EIO on the sysfs file: dropped, counted, not a disappearance.
-        system.faults[tree.path(x)] = EIO
+        system.fail(.readSmallFile, of: tree.path(x), errno: EIO, times: .max)
         for _ in 0..<5 { sensors.service(); clock.advance(by: 20_000) }
         #expect(sensors.validator.dropped[.readError] == 171)
         #expect(!sensors.isFallingBack)
-        system.faults[tree.path(x)] = nil
+        system.stopFailing()
         tree.write(x, "0\n")
         #expect(sensors.service().samples.count == 1)
     }
@@ -191,7 +191,8 @@ import Syscalls
         let lines = LogLines()
         let sensors = MotionSensors(configuration: config, system: system, clock: clock, log: lines.log(clock: clock))
         #expect(sensors.fileDescriptors.count == 1)
-        system.faults[tree.path("dev/iio:device0")] = ENODEV
+        system.fail(.read, of: tree.path("dev/iio:device0"), errno: ENODEV, times: .max)
+        system.fail(.open, of: tree.path("dev/iio:device0"), errno: ENODEV, times: .max)
         tree.remove("sys/iio:device0")
         sensors.service()
         #expect(sensors.isFallingBack)

@@ -3,44 +3,18 @@ import Glibc
 #endif
 import Syscalls
 
-/// The real file system below the seam, with every file call recorded ("fsync /tmp/x/m.prom")
-/// and any of them made to fail: `fail(.syncFile, errno: EIO)` fails the next fsync,
-/// `fail(.write, nth: 3, errno: ENOSPC)` the third write from now.
-public final class FileSystemWithFaults: SystemCalls, @unchecked Sendable {
-    public enum Call: String, Sendable {
-        case open, close, read, write, rename, removeFile, makeDirectory, makeNewDirectory, removeDirectory
-        case setMode, syncFile, createUniqueFile
-    }
-
+/// The real file system below the seam, every call recorded in its `SystemCallLog` ("syncFile
+/// /tmp/x/m.prom": the file's path for calls on a descriptor) and any of them made to fail:
+/// `fail(.syncFile, errno: EIO)` fails the next fsync, `fail(.write, nth: 3, errno: ENOSPC)`
+/// the third write from now.
+public final class FileSystemWithFaults: SystemCalls, RecordingFake, @unchecked Sendable {
+    public let log = SystemCallLog()
     private let real = LinuxSystem.shared
-    /// Every call, in order, as "<call> <path>" (the file's path for calls on a descriptor).
-    public private(set) var calls: [String] = []
-    private var faults: [(call: Call, countdown: Int, errno: Int32)] = []
     private var pathsByFd: [Int32: String] = [:]
 
     public init() {}
 
-    /// Makes the `nth` call of `call` from now fail with `errno` (and no effect).
-    public func fail(_ call: Call, nth: Int = 1, errno: Int32) { faults.append((call, nth, errno)) }
-
-    /// The calls of one kind, their paths only.
-    public func paths(of call: Call) -> [String] {
-        calls.filter { $0.hasPrefix(call.rawValue + " ") }.map { String($0.dropFirst(call.rawValue.count + 1)) }
-    }
-
-    /// Records the call; throws when a fault was asked for it.
-    private func enter(_ call: Call, _ path: String) throws(SystemError) {
-        calls.append(call.rawValue + " " + path)
-        for i in faults.indices where faults[i].call == call {
-            faults[i].countdown -= 1
-            if faults[i].countdown == 0 {
-                let e = faults[i].errno
-                faults.remove(at: i)
-                throw SystemError(errno: e, attempt: "\(call.rawValue) \(path)")
-            }
-            break
-        }
-    }
+    private func enter(_ call: SystemCallLog.Call, _ subject: String) throws(SystemError) { try log.enter(call, subject) }
     private func name(_ fd: Int32) -> String { pathsByFd[fd] ?? "fd \(fd)" }
 
     public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
@@ -50,7 +24,7 @@ public final class FileSystemWithFaults: SystemCalls, @unchecked Sendable {
         return fd
     }
     public func close(_ fd: Int32) {
-        try? enter(.close, name(fd))
+        log.record(.close, name(fd))
         pathsByFd[fd] = nil
         real.close(fd)
     }
@@ -71,7 +45,7 @@ public final class FileSystemWithFaults: SystemCalls, @unchecked Sendable {
         try real.rename(from, to: to)
     }
     public func removeFile(_ path: String) {
-        try? enter(.removeFile, path)
+        log.record(.removeFile, path)
         real.removeFile(path)
     }
     public func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
@@ -83,7 +57,7 @@ public final class FileSystemWithFaults: SystemCalls, @unchecked Sendable {
         try real.makeNewDirectory(path, mode: mode)
     }
     public func removeDirectory(_ path: String) {
-        try? enter(.removeDirectory, path)
+        log.record(.removeDirectory, path)
         real.removeDirectory(path)
     }
     public func setMode(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
@@ -102,14 +76,36 @@ public final class FileSystemWithFaults: SystemCalls, @unchecked Sendable {
     }
 
     public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 {
-        try real.ioctl(fd, request, arg, what: what)
+        try log.enter(.ioctl, name(fd) + " " + what, attempt: what)
+        return try real.ioctl(fd, request, arg, what: what)
     }
     public func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
-        try real.mmap(length: length, protection: protection, flags: flags, fd: fd, offset: offset)
+        try enter(.mmap, name(fd))
+        return try real.mmap(length: length, protection: protection, flags: flags, fd: fd, offset: offset)
     }
-    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { real.munmap(address, length: length) }
-    public func readSmallFile(_ path: String) throws(SystemError) -> String? { try real.readSmallFile(path) }
-    public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) { try real.writeSmallFile(path, text) }
-    public func listDirectory(_ path: String) -> [String] { real.listDirectory(path) }
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { log.record(.munmap); real.munmap(address, length: length) }
+    public func readSmallFile(_ path: String) throws(SystemError) -> String? {
+        try log.enter(.readSmallFile, path, attempt: "read \(path)")
+        return try real.readSmallFile(path)
+    }
+    public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {
+        try log.enter(.writeSmallFile, path, attempt: "write '\(text)' to \(path)")
+        try real.writeSmallFile(path, text)
+    }
+    public func listDirectory(_ path: String) -> [String] { log.record(.listDirectory, path); return real.listDirectory(path) }
     public func fileExists(_ path: String) -> Bool { real.fileExists(path) }
+    public func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool {
+        try enter(.waitReadable, name(fd))
+        return try real.waitReadable(fd, microseconds: microseconds)
+    }
+    public func lockExclusively(_ fd: Int32) -> Bool {
+        do throws(SystemError) { try enter(.lock, name(fd)) } catch { return false }
+        return real.lockExclusively(fd)
+    }
+    public func status(of path: String) -> FileStatus? { real.status(of: path) }
+    public func status(of fd: Int32) -> FileStatus? { real.status(of: fd) }
+    public func kindAndSize(of fd: Int32, named name: String) throws(SystemError) -> (kind: FileKind, size: Int64) {
+        try log.enter(.status, self.name(fd), attempt: "fstat \(name)")
+        return try real.kindAndSize(of: fd, named: name)
+    }
 }

@@ -15,8 +15,6 @@ public final class RegisterMapChip {
     public var registers = [UInt8](repeating: 0, count: 256)
     public var autoIncrement: AutoIncrement
     public var writes: [(UInt8, UInt8)] = []
-    /// errno every transfer fails with while set (EIO for a flaky wire).
-    public var failing: Int32?
 
     public init(autoIncrement: AutoIncrement = .always) { self.autoIncrement = autoIncrement }
 
@@ -60,18 +58,19 @@ public final class RegisterMapChip {
     }
 }
 
-/// A SystemCalls that is the real kernel for files (fake sysfs trees in temp folders), plus:
+/// A SystemCalls that is the real kernel for files (fake sysfs trees in temp folders), plus
 /// fake /dev/i2c-N buses answering I2C_SLAVE / I2C_SMBUS ioctls from register maps (the
-/// LinuxI2CBus code runs unchanged above it), and injected errno for chosen paths.
-public final class FakeI2CSystem: SystemCalls, @unchecked Sendable {
+/// LinuxI2CBus code runs unchanged above it). Every call is recorded in `log` and failed
+/// through it: `fail(.ioctl, of: "I2C_SMBUS", errno: EIO, times: .max)` is a flaky wire,
+/// `fail(.readSmallFile, of: path, errno: EIO)` a sysfs attribute that cannot be read.
+public final class FakeI2CSystem: SystemCalls, RecordingFake, @unchecked Sendable {
     public let real = LinuxSystem()
+    public let log = SystemCallLog()
     public init() {}
     /// bus path → address → chip
     public var buses: [String: [UInt8: RegisterMapChip]] = [:]
     /// bus path → addresses a kernel driver owns (I2C_SLAVE answers EBUSY)
     public var boundAddresses: [String: Set<UInt8>] = [:]
-    /// path → errno for open/read of that path (and reads of fds opened on it)
-    public var faults: [String: Int32] = [:]
     public var smbusTransfers = 0
 
     private var fakeFDs: [Int32: (bus: String, address: UInt8?)] = [:]
@@ -79,7 +78,7 @@ public final class FakeI2CSystem: SystemCalls, @unchecked Sendable {
     private var fdPaths: [Int32: String] = [:]
 
     public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
-        if let e = faults[path] { throw SystemError(errno: e, attempt: "open \(path)") }
+        try log.enter(.open, path)
         if buses[path] != nil {
             nextFakeFD += 1
             fakeFDs[nextFakeFD] = (path, nil)
@@ -90,18 +89,23 @@ public final class FakeI2CSystem: SystemCalls, @unchecked Sendable {
         return fd
     }
     public func close(_ fd: Int32) {
+        log.record(.close, fakeFDs[fd]?.bus ?? fdPaths[fd] ?? "fd \(fd)")
         if fakeFDs.removeValue(forKey: fd) != nil { return }
         fdPaths[fd] = nil
         real.close(fd)
     }
     public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-        if let p = fdPaths[fd], let e = faults[p] { throw SystemError(errno: e, attempt: "read \(p)") }
+        let name = fdPaths[fd] ?? "fd \(fd)"
+        try log.enter(.read, name, attempt: "read \(name)")
         return try real.read(fd, into: buffer)
     }
     public func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
-        try real.write(fd, from: buffer)
+        let name = fdPaths[fd] ?? "fd \(fd)"
+        try log.enter(.write, name, attempt: "write \(name)")
+        return try real.write(fd, from: buffer)
     }
     public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 {
+        try log.enter(.ioctl, what, attempt: what)
         guard var state = fakeFDs[fd] else { return try real.ioctl(fd, request, arg, what: what) }
         switch request {
         case I2CDevNumbers.I2C_SLAVE:
@@ -115,7 +119,6 @@ public final class FakeI2CSystem: SystemCalls, @unchecked Sendable {
             guard let address = state.address, let chip = buses[state.bus]?[address] else {
                 throw SystemError(errno: ENXIO, attempt: what)
             }
-            if let e = chip.failing { throw SystemError(errno: e, attempt: what) }
             // Decode struct i2c_smbus_ioctl_data by the kernel's offsets, not by our struct.
             let raw = arg!
             let readWrite = raw.load(fromByteOffset: 0, as: UInt8.self)
@@ -146,17 +149,22 @@ public final class FakeI2CSystem: SystemCalls, @unchecked Sendable {
     }
     public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { real.munmap(address, length: length) }
     public func readSmallFile(_ path: String) throws(SystemError) -> String? {
-        if let e = faults[path] { throw SystemError(errno: e, attempt: "read \(path)") }
+        try log.enter(.readSmallFile, path, attempt: "read \(path)")
         return try real.readSmallFile(path)
     }
     /// Truncates, unlike a sysfs write (which needs no truncation): regular files stand in here.
     public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {
-        if let e = faults[path] { throw SystemError(errno: e, attempt: "write \(path)") }
+        try log.enter(.writeSmallFile, path, attempt: "write '\(text)' to \(path)")
         guard real.fileExists(path), let file = fopen(path, "w") else { throw SystemError(errno: ENOENT, attempt: "open \(path) for writing") }
         defer { fclose(file) }
         if fputs(text, file) < 0 { throw SystemError(errno: EIO, attempt: "write \(path)") }
     }
-    public func listDirectory(_ path: String) -> [String] { real.listDirectory(path) }
+    public func listDirectory(_ path: String) -> [String] { log.record(.listDirectory, path); return real.listDirectory(path) }
+    /// A fake bus is a character device; anything else is the real file's.
+    public func kindAndSize(of fd: Int32, named name: String) throws(SystemError) -> (kind: FileKind, size: Int64) {
+        try log.enter(.status, fakeFDs[fd]?.bus ?? fdPaths[fd] ?? "fd \(fd)", attempt: "fstat \(name)")
+        return fakeFDs[fd] != nil ? (.characterDevice, 0) : try real.kindAndSize(of: fd, named: name)
+    }
     public func fileExists(_ path: String) -> Bool { real.fileExists(path) }
 }
 

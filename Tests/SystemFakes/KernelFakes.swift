@@ -8,13 +8,13 @@ import Syscalls
 // Fakes below the platform seam, shared by every test target that needs a kernel: one
 // place for device nodes, DRM, udev.
 
-/// A kernel below the seam: device nodes that open (or fail with a chosen errno), mmap
-/// from RAM, and queued bytes to read from a DRM fd.
-public final class FakeSystem: SystemCalls, @unchecked Sendable {
+/// A kernel below the seam: device nodes that open, mmap from RAM, and queued bytes to read
+/// from a DRM fd; every call recorded in `log`, any of them failed through it.
+public final class FakeSystem: SystemCalls, RecordingFake, @unchecked Sendable {
     /// When set, a DRM fd is readable on this kernel exactly while flip events are queued.
     public var events: VirtualEvents?
+    public let log = SystemCallLog()
     public init() {}
-    public var openErrors: [String: Int32] = [:]
     public var opened: [String] = []
     public var closed: [Int32] = []
     public var directories: [String: [String]] = [:]
@@ -26,20 +26,24 @@ public final class FakeSystem: SystemCalls, @unchecked Sendable {
     public var ioctlAnswers: [UInt: Int32] = [:]
     public var written: [Int32: [UInt8]] = [:]
     private var nextFd: Int32 = 10
-    /// Files whose lock another process holds.
-    public var lockedElsewhere: Set<String> = []
     private var pathsByFd: [Int32: String] = [:]
+    private func name(_ fd: Int32) -> String { pathsByFd[fd] ?? "fd \(fd)" }
 
     public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
-        if let e = openErrors[path] { throw SystemError(errno: e, attempt: "open \(path)") }
+        try log.enter(.open, path)
         opened.append(path)
         nextFd += 1
         pathsByFd[nextFd] = path
         return nextFd
     }
-    public func lockExclusively(_ fd: Int32) -> Bool { !lockedElsewhere.contains(pathsByFd[fd] ?? "") }
-    public func close(_ fd: Int32) { closed.append(fd) }
+    /// Another process holds a file's lock: `fail(.lock, of: path, errno: EWOULDBLOCK)`.
+    public func lockExclusively(_ fd: Int32) -> Bool {
+        do throws(SystemError) { try log.enter(.lock, name(fd)) } catch { return false }
+        return true
+    }
+    public func close(_ fd: Int32) { log.record(.close, name(fd)); closed.append(fd) }
     public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        try log.enter(.read, name(fd), attempt: "read fd \(fd)")
         guard var queue = readQueue[fd], !queue.isEmpty else { throw SystemError(errno: EAGAIN, attempt: "read fd \(fd)") }
         let bytes = queue.removeFirst()
         readQueue[fd] = queue
@@ -50,32 +54,53 @@ public final class FakeSystem: SystemCalls, @unchecked Sendable {
     /// Readable while bytes are queued; otherwise the wait runs out at once (a flip event
     /// that never comes).
     public func waitReadable(_ fd: Int32, microseconds: Int64) throws(SystemError) -> Bool {
-        readQueue[fd]?.isEmpty == false
+        try log.enter(.waitReadable, name(fd), attempt: "poll fd \(fd)")
+        return readQueue[fd]?.isEmpty == false
     }
     public func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        try log.enter(.write, name(fd), attempt: "write fd \(fd)")
         written[fd, default: []].append(contentsOf: buffer)
         return buffer.count
     }
     public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, what: String) throws(SystemError) -> Int32 {
+        try log.enter(.ioctl, name(fd) + " " + what, attempt: what)
         if let answer = ioctlAnswers[request], let arg { arg.storeBytes(of: answer, as: Int32.self) }
         ioctls.append((request, ioctlAnswers[request] != nil ? -1 : Int(bitPattern: arg)))
         return 0
     }
     public func mmap(length: Int, protection: Int32, flags: Int32, fd: Int32, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
+        try log.enter(.mmap, name(fd), attempt: "mmap \(length) bytes of fd \(fd)")
         let p = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 64)
         p.initializeMemory(as: UInt8.self, repeating: 0, count: length)
         mapped.append(p)
         return p
     }
-    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { unmapped += 1 }
-    public func readSmallFile(_ path: String) throws(SystemError) -> String? { nil }
-    public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {}
-    public func listDirectory(_ path: String) -> [String] { directories[path] ?? [] }
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { log.record(.munmap); unmapped += 1 }
+    public func readSmallFile(_ path: String) throws(SystemError) -> String? {
+        try log.enter(.readSmallFile, path, attempt: "read \(path)")
+        return nil
+    }
+    public func writeSmallFile(_ path: String, _ text: String) throws(SystemError) {
+        try log.enter(.writeSmallFile, path, attempt: "write '\(text)' to \(path)")
+    }
+    public func listDirectory(_ path: String) -> [String] { log.record(.listDirectory, path); return directories[path] ?? [] }
     public func fileExists(_ path: String) -> Bool { directories[path] != nil }
     /// Descriptors here are numbers only: nothing real to sync or to ask about.
     public var synced: [Int32] = []
-    public func syncFile(_ fd: Int32, named name: String) throws(SystemError) { synced.append(fd) }
+    public func syncFile(_ fd: Int32, named name: String) throws(SystemError) {
+        try log.enter(.syncFile, self.name(fd), attempt: "fsync \(name)")
+        synced.append(fd)
+    }
     public func status(of fd: Int32) -> FileStatus? { nil }
+    /// Every node of this kernel is a device.
+    public func kindAndSize(of fd: Int32, named name: String) throws(SystemError) -> (kind: FileKind, size: Int64) {
+        try log.enter(.status, self.name(fd), attempt: "fstat \(name)")
+        return (.characterDevice, 0)
+    }
+    public func waitReadable(anyOf fds: [Int32], microseconds: Int64) throws(SystemError) -> Bool {
+        try log.enter(.waitReadable, fds.map(name).joined(separator: " "), attempt: "poll fds \(fds)")
+        return fds.contains { readQueue[$0]?.isEmpty == false }
+    }
 
     /// A flip-complete event as the kernel queues it on the DRM fd.
     /// With `events`, the fd becomes readable at `vblank` (now when nil).
@@ -93,14 +118,12 @@ public final class FakeSystem: SystemCalls, @unchecked Sendable {
     }
 }
 
-/// libdrm below the seam: one card, calls recorded, failures on request.
-public final class FakeDRM: DRMCalls {
+/// libdrm below the seam: one card; every call recorded in `log` and failed through it, with
+/// the ioctl's name as libdrm's wrapper would report it.
+public final class FakeDRM: DRMCalls, RecordingFake {
     public var card: DRMCard
     public var master = true
-    public var setMasterError: Int32?
-    public var atomicError: Int32?
-    public var setCrtcError: Int32?
-    public var calls: [String] = []
+    public let log = SystemCallLog()
     public var atomicCommits: [(values: [DRMPropertyValue], flags: UInt32, userData: UInt64)] = []
     public var crtcSets: [(crtc: UInt32, fb: UInt32, mode: DRMMode?, connectors: [UInt32])] = []
     public var flips: [UInt32] = []
@@ -109,6 +132,7 @@ public final class FakeDRM: DRMCalls {
     public init(card: DRMCard) { self.card = card }
 
     public func readCard(fd: Int32, path: String) throws(SystemError) -> DRMCard {
+        try log.enter(.readCard, path, attempt: "DRM_IOCTL_MODE_GETRESOURCES on \(path)")
         var c = card
         c.path = path
         return c
@@ -116,43 +140,51 @@ public final class FakeDRM: DRMCalls {
     public func capability(fd: Int32, _ cap: UInt64) -> UInt64? { 1 }
     public func isMaster(fd: Int32) -> Bool { master }
     public func setMaster(fd: Int32) throws(SystemError) {
-        if let e = setMasterError { throw SystemError(errno: e, attempt: "DRM_IOCTL_SET_MASTER") }
+        try log.enter(.setMaster, "fd \(fd)", attempt: "DRM_IOCTL_SET_MASTER")
         master = true
     }
-    public func dropMaster(fd: Int32) { calls.append("dropMaster") }
+    public func dropMaster(fd: Int32) { log.record(.dropMaster, "fd \(fd)") }
     public func createDumbBuffer(fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws(SystemError) -> DRMDumbBuffer {
+        try log.enter(.createDumbBuffer, "\(width)x\(height)", attempt: "DRM_IOCTL_MODE_CREATE_DUMB \(width)x\(height)")
         nextId += 1
         let pitch = (width * bitsPerPixel / 8 + 63) & ~63
         return DRMDumbBuffer(handle: nextId, pitch: pitch, size: pitch * height, mapOffset: 0)
     }
-    public func destroyDumbBuffer(fd: Int32, handle: UInt32) { calls.append("destroyDumb") }
+    public func destroyDumbBuffer(fd: Int32, handle: UInt32) { log.record(.destroyDumbBuffer, "\(handle)") }
     public func addFramebuffer(fd: Int32, width: Int, height: Int, fourcc: UInt32, handle: UInt32, pitch: Int) throws(SystemError) -> UInt32 {
+        try log.enter(.addFramebuffer, "\(width)x\(height)", attempt: "DRM_IOCTL_MODE_ADDFB2 \(width)x\(height)")
         nextId += 1
         return nextId
     }
-    public func removeFramebuffer(fd: Int32, id: UInt32) { calls.append("rmfb") }
+    public func removeFramebuffer(fd: Int32, id: UInt32) { log.record(.removeFramebuffer, "\(id)") }
     public func setCrtc(fd: Int32, crtcId: UInt32, bufferId: UInt32, x: UInt32, y: UInt32, connectorIds: [UInt32], mode: DRMMode?) throws(SystemError) {
-        if let e = setCrtcError { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_SETCRTC") }
+        try log.enter(.setCrtc, "crtc \(crtcId) fb \(bufferId)", attempt: "DRM_IOCTL_MODE_SETCRTC crtc \(crtcId) fb \(bufferId)")
         crtcSets.append((crtcId, bufferId, mode, connectorIds))
     }
     /// Called for every flip asked with an event (PageFlip, atomic with PAGE_FLIP_EVENT):
     /// a test queues the event when the virtual vblank comes.
     public var onFlip: ((_ fd: Int32, _ userData: UInt64) -> Void)?
     public func pageFlip(fd: Int32, crtcId: UInt32, bufferId: UInt32, userData: UInt64) throws(SystemError) {
+        try log.enter(.pageFlip, "crtc \(crtcId) fb \(bufferId)", attempt: "DRM_IOCTL_MODE_PAGE_FLIP crtc \(crtcId) fb \(bufferId)")
         flips.append(bufferId)
         onFlip?(fd, userData)
     }
     public func atomicCommit(fd: Int32, _ values: [DRMPropertyValue], flags: UInt32, userData: UInt64) throws(SystemError) {
-        if let e = atomicError { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_ATOMIC") }
+        // DRM_MODE_ATOMIC_TEST_ONLY is 0x0100.
+        try log.enter(.atomicCommit, "flags 0x\(String(flags, radix: 16))", attempt: "DRM_IOCTL_MODE_ATOMIC\(flags & 0x0100 != 0 ? " (TEST_ONLY)" : "")")
         atomicCommits.append((values, flags, userData))
         if flags & 0x01 != 0 { onFlip?(fd, userData) }
     }
     public var connectorProperties: [(connector: UInt32, property: UInt32, value: UInt64)] = []
     public func setConnectorProperty(fd: Int32, connectorId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError) {
+        try log.enter(.setConnectorProperty, "connector \(connectorId) property \(propertyId)", attempt: "DRM_IOCTL_MODE_SETPROPERTY connector \(connectorId)")
         connectorProperties.append((connectorId, propertyId, value))
     }
-    public func createModeBlob(fd: Int32, mode: DRMMode) throws(SystemError) -> UInt32 { 77 }
-    public func destroyBlob(fd: Int32, id: UInt32) { calls.append("destroyBlob") }
+    public func createModeBlob(fd: Int32, mode: DRMMode) throws(SystemError) -> UInt32 {
+        try log.enter(.createModeBlob, "\(mode.width)x\(mode.height)", attempt: "DRM_IOCTL_MODE_CREATEPROPBLOB mode \(mode)")
+        return 77
+    }
+    public func destroyBlob(fd: Int32, id: UInt32) { log.record(.destroyBlob, "\(id)") }
 }
 
 public enum Cards {

@@ -15,16 +15,22 @@ public final class FakeUdevMonitor: UdevMonitoring {
     }
 }
 
-/// udev with a fixed device list and one monitor.
-public final class FakeUdev: UdevCalls {
+/// udev with a fixed device list and one monitor; calls recorded in `log`, a monitor that
+/// cannot be made failed through it (as a fake made without `events` always does).
+public final class FakeUdev: UdevCalls, RecordingFake {
+    public let log = SystemCallLog()
     public let monitor: FakeUdevMonitor?
     public var listed: [UdevDevice]
     public init(events: VirtualEvents? = nil, devices: [UdevDevice] = []) {
         monitor = events.map { FakeUdevMonitor(events: $0) }
         listed = devices
     }
-    public func devices(subsystem: String) -> [UdevDevice] { listed.filter { $0.subsystem == subsystem } }
+    public func devices(subsystem: String) -> [UdevDevice] {
+        log.record(.listDirectory, "udev " + subsystem)
+        return listed.filter { $0.subsystem == subsystem }
+    }
     public func monitor(subsystems: [String]) throws(SystemError) -> any UdevMonitoring {
+        try log.enter(.udevMonitor, subsystems.joined(separator: " "), attempt: "udev monitor")
         guard let monitor else { throw SystemError(errno: 38, attempt: "udev monitor") }
         return monitor
     }

@@ -4,6 +4,7 @@ import Glibc
 import CFreeType
 import CHarfBuzz
 import Geometry
+import Syscalls
 
 /// A font could not be loaded; names the file.
 public struct FontError: Error, CustomStringConvertible, Sendable {
@@ -40,12 +41,13 @@ public final class Font {
 
     /// Opens face `faceIndex` of the file at `path`; the error names the file and says whether
     /// it is missing or unreadable as a font.
-    public init(path: String, faceIndex: Int = 0, glyphCacheBytes: Int = 2 << 20) throws(FontError) {
+    public init(path: String, faceIndex: Int = 0, glyphCacheBytes: Int = 2 << 20,
+                system: any SystemCalls = LinuxSystem.shared) throws(FontError) {
         self.path = path
         self.faceIndex = faceIndex
         cache = GlyphCache(budgetBytes: glyphCacheBytes)
         guard faceIndex >= 0 && faceIndex < 256 else { throw FontError(path: path, reason: "face index \(faceIndex) is out of range") }
-        let file = try FontFile(path: path)
+        let file = try FontFile(path: path, system: system)
         var lib: FT_Library?
         let e1 = FT_Init_FreeType(&lib)
         guard e1 == 0, let lib else { throw FontError(path: path, reason: "FreeType init failed (error \(e1))") }

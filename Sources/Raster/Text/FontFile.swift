@@ -13,28 +13,29 @@ struct FontFile {
 
     let bytes: UnsafePointer<UInt8>
     let count: Int
+    private let system: any SystemCalls
 
-    init(path: String) throws(FontError) {
-        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw FontError(path: path, reason: "no readable file there (\(reason); Debian: apt-get install fonts-dejavu-core fonts-noto-core fonts-noto-cjk)")
+    init(path: String, system: any SystemCalls = LinuxSystem.shared) throws(FontError) {
+        self.system = system
+        let fd: Int32
+        do { fd = try system.open(path, flags: O_RDONLY | O_NONBLOCK) } catch {
+            throw FontError(path: path, reason: "no readable file there (\(error.reason); Debian: apt-get install fonts-dejavu-core fonts-noto-core fonts-noto-cjk)")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FontError(path: path, reason: "fstat: \(String(cString: strerror(errno)))") }
-        let kind = FileKind(mode: info.st_mode)
+        defer { system.close(fd) }
+        let kind: FileKind, size: Int64
+        do { (kind, size) = try system.kindAndSize(of: fd, named: path) } catch {
+            throw FontError(path: path, reason: "fstat: \(error.reason)")
+        }
         guard kind == .regular else { throw FontError(path: path, reason: "is \(kind), not a regular file") }
-        guard info.st_size > 0 else { throw FontError(path: path, reason: "is empty") }
-        guard info.st_size <= FontFile.largest else {
-            throw FontError(path: path, reason: "is \(info.st_size >> 20) MB, more than the \(FontFile.largest >> 20) MB a font may be")
+        guard size > 0 else { throw FontError(path: path, reason: "is empty") }
+        guard size <= Int64(FontFile.largest) else {
+            throw FontError(path: path, reason: "is \(size >> 20) MB, more than the \(FontFile.largest >> 20) MB a font may be")
         }
-        count = Int(info.st_size)
-        guard let p = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
-            throw FontError(path: path, reason: "mmap: \(String(cString: strerror(errno)))")
+        count = Int(size)
+        do { bytes = UnsafePointer(try system.mmap(length: count, protection: PROT_READ, flags: MAP_PRIVATE, fd: fd, offset: 0).assumingMemoryBound(to: UInt8.self)) } catch {
+            throw FontError(path: path, reason: "mmap: \(error.reason)")
         }
-        bytes = UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
     }
 
-    func unmap() { munmap(UnsafeMutableRawPointer(mutating: bytes), count) }
+    func unmap() { system.munmap(UnsafeMutableRawPointer(mutating: bytes), length: count) }
 }

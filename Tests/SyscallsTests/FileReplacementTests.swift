@@ -18,7 +18,7 @@ import Testing
         try writeFileAtomically(path, "new\n", system: disk)
         #expect(contents(path) == "new\n")
         #expect(LinuxSystem.shared.listDirectory(tree.root) == ["stand.prom"], "no temporary file is left")
-        let temporary = try #require(disk.paths(of: .syncFile).first)
+        let temporary = try #require(disk.subjects(of: .syncFile).first)
         #expect(temporary.hasPrefix(tree.path(".stand.prom.")) && temporary.utf8.count == path.utf8.count + 8)
         // Data synced, then renamed, then the folder's entry synced.
         let order = disk.calls.filter { $0.hasPrefix("syncFile") || $0.hasPrefix("rename") }
@@ -52,8 +52,8 @@ import Testing
 
     /// Each step failing: the error names the file, the old file stays whole, no temporary
     /// file is left behind.
-    @Test(arguments: [FileSystemWithFaults.Call.createUniqueFile, .setMode, .write, .syncFile, .rename])
-    func aFailureLeavesTheOldFileAndNoTemporary(_ call: FileSystemWithFaults.Call) throws {
+    @Test(arguments: [SystemCallLog.Call.createUniqueFile, .setMode, .write, .syncFile, .rename])
+    func aFailureLeavesTheOldFileAndNoTemporary(_ call: SystemCallLog.Call) throws {
         let tree = TempTree()
         let path = tree.path("stand.prom")
         tree.write("stand.prom", "old\n")
