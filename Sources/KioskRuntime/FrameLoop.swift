@@ -73,6 +73,7 @@ public final class FrameLoop {
     private var metricsWritten: (path: String, file: FileStatus)?
     private var metricsTimer: LoopTimer?
     private var statistics: VisitorStatistics?
+    private var appendSyncTimer: LoopTimer?
     /// Called on SIGHUP instead of leaving: `systemctl reload` re-reads the configuration.
     public var onReload: (() -> Void)?
     /// The loop left so that the kiosk starts again in the same process (a reload that
@@ -211,7 +212,10 @@ public final class FrameLoop {
     /// Records touches and motion samples, with the settings in `header`, from the start.
     public func record(to writer: TraceWriter) {
         recorder = TraceRecorder(writer: writer, log: log)
-        if display != nil { recorder?.begin(at: contentStart) }
+        if display != nil {
+            recorder?.begin(at: contentStart)
+            do { try armAppendSync() } catch { log.warning("recording: synced on leaving only: \(error)") }
+        }
     }
 
     // MARK: Input
@@ -451,6 +455,7 @@ public final class FrameLoop {
             }
             content.displayPower(on: on, opening: opening)
             writeMetrics()
+            if !on { syncAppends() }   // closing time: the day's rows on the card (#31)
         }
         if !on {
             // Closed from the start: systemd still hears that the kiosk is up.
@@ -479,6 +484,7 @@ public final class FrameLoop {
     /// the hours are looked at again on this wake-up, and the next change found anew.
     private func wallClockStepped() {
         guard settings.schedule != nil else { return }
+        settings.schedule?.clock.lookAgain()   // a step may be NTP's first: is the clock trusted now? (#31)
         say("wall clock set: opening hours looked at again")
     }
 
@@ -635,10 +641,23 @@ public final class FrameLoop {
         try armMetricsTimer()
         if settings.visitorStatisticsFile != nil, let wallClock = settings.visitorStatisticsWallClock {
             statistics = VisitorStatistics(wallClock: wallClock)
-            let timer = try loop.addTimer { [unowned(unsafe) self] in self.flushVisitorStatistics() }
-            try timer.arm(after: FrameLoopSettings.visitorStatisticsInterval, every: FrameLoopSettings.visitorStatisticsInterval)
-            keepAlive.append(timer)
         }
+        try armAppendSync()   // durable appends (#31)
+    }
+
+    /// Statistics and a recording are appended and synced at least this often (and at
+    /// closing time, and on leaving): a power cut loses at most the last interval's rows.
+    private func armAppendSync() throws(SystemError) {
+        guard appendSyncTimer == nil, statistics != nil || recorder != nil else { return }
+        let timer = try loop.addTimer { [unowned(unsafe) self] in self.syncAppends() }
+        try timer.arm(after: FrameLoopSettings.visitorStatisticsInterval, every: FrameLoopSettings.visitorStatisticsInterval)
+        appendSyncTimer = timer
+    }
+
+    /// Appends what visitors did and makes the recording durable.
+    public func syncAppends() {
+        flushVisitorStatistics()
+        recorder?.sync()
     }
 
     /// Appends what visitors did since the last time (nothing is written when nobody played).
@@ -828,11 +847,12 @@ public struct FrameLoopSettings {
     public var blackBox: BlackBoxSettings?
     /// Backlights switched with the display (a DSI panel's); nil: none.
     public var backlights: Backlights?
-    /// Where the anonymous visitor statistics are appended (every few minutes while people
+    /// Where the anonymous visitor statistics are appended (every minute while people
     /// play, and on leaving), and the wall clock their hours are counted on.
     public var visitorStatisticsFile: String?
     public var visitorStatisticsWallClock: ((Microseconds) -> CivilTime)?
-    public static let visitorStatisticsInterval: Microseconds = 600_000_000
+    /// How often statistics are appended and appends synced (a power cut loses at most this).
+    public static let visitorStatisticsInterval: Microseconds = 60_000_000
 
     public init() {}
 }

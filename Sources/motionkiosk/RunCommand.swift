@@ -7,6 +7,7 @@ import Exhibits
 import Geometry
 import KioskConfig
 import KioskRuntime
+import OpeningHours
 import Platform
 import Raster
 import Sensors
@@ -74,7 +75,13 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.mouseIsFinger = configuration.input.mouseAsFinger
     loopSettings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
     loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
-    loopSettings.schedule = configuration.schedule(wallClock: StandWallClock.system(monotonicNow: { clock.now }))
+    // Whether the wall clock can be believed (#31): said once in the journal when the stand
+    // has hours, reported in the metrics and on the commissioning screen.
+    let hasHours = !configuration.schedule.hours.isAlwaysOpen
+    let clockTrust = ClockTrust(whenUnknown: configuration.schedule.whenClockUnknown,
+                                look: { ClockEvidence.read(system: LinuxSystem.shared, wallSeconds: Int64(WallClock.now())) },
+                                tell: { if hasHours { log.info($0) } })
+    loopSettings.schedule = configuration.schedule(wallClock: StandWallClock.system(monotonicNow: { clock.now }), clock: clockTrust)
     loopSettings.backlights = Backlights(system: LinuxSystem.shared)
     loopSettings.screenshotFile = serviceScreenshotFile
     let configurationPath = c.string("config") ?? KioskConfiguration.defaultPath
@@ -89,6 +96,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let frames: FrameLoop
     do throws(SystemError) {
         frames = FrameLoop(loop: loop, clock: clock, log: log, content: scene, settings: loopSettings)
+        frames.health.clock = clockTrust
         try frames.leaveOnSignals(orAfter: seconds)
     } catch { throw KioskError("\(error)") }
     if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
@@ -109,6 +117,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
             if let lockedByFlag { s.locked = lockedByFlag }
         }
         reload.startAgainInPlace = { frames.leaveToStartAgain() }
+        reload.clock = clockTrust
         frames.onReload = { reload.reload() }
         reloader = reload
     }
@@ -138,7 +147,9 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         sensorsForScreen.backgroundPollingClock = { monotonicMicroseconds() }
         let sensors = MotionSensors(configuration: sensorsForScreen, clock: clock, log: RateLimitedLog(log: log, clock: clock))
         log.info("tilt from \(sensors.accelerometer.name)")
-        scene.devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)"]
+        clockTrust.refresh(at: clock.now)
+        scene.devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)",
+                         "clock: \(clockTrust.verdict.word), \(clockTrust.verdict.reason)"]
         do throws(SystemError) { try frames.start(display: shown, console: console) } catch {
             log.error("\(error)")
             frames.loop.stop()
