@@ -74,6 +74,7 @@ public final class FrameLoop {
     private var metricsTimer: LoopTimer?
     private var statistics: VisitorStatistics?
     private var appendSyncTimer: LoopTimer?
+    private var statisticsProblemSaid = false
     /// Called on SIGHUP instead of leaving: `systemctl reload` re-reads the configuration.
     public var onReload: (() -> Void)?
     /// The loop left so that the kiosk starts again in the same process (a reload that
@@ -664,8 +665,11 @@ public final class FrameLoop {
     public func flushVisitorStatistics(endingVisit: Bool = false) {
         guard let statistics, let path = settings.visitorStatisticsFile else { return }
         if let events = content.takeVisitorEvents(endingVisit: endingVisit) { statistics.add(events) }
-        do { try statistics.flush(to: path, system: settings.system) } catch {
-            log.warning("visitor statistics: cannot write \(path): \(error)")
+        do { try statistics.flush(to: path, system: settings.system); statisticsProblemSaid = false } catch {
+            // Said once until a write succeeds (a read-only root refuses every minute); the
+            // rows wait in memory meanwhile.
+            if !statisticsProblemSaid { log.warning("visitor statistics: cannot write \(path): \(error); kept in memory until it can be written") }
+            statisticsProblemSaid = true
         }
     }
 
@@ -747,6 +751,11 @@ public final class FrameLoop {
         do {
             if let file = try writeFileAtomically(path, metricsText(), system: settings.system) { metricsWritten = (path, file) }
         } catch {
+            if let moved = settings.metricsFallback(for: path, after: error) {   // a read-only root (#31)
+                settings.metricsFile = moved
+                log.warning("metrics: cannot write \(path): \(error); kept in \(moved) instead (lost at power-off)")
+                return writeMetrics()
+            }
             if !metricsProblemSaid {
                 metricsProblemSaid = true
                 // Said once, where an operator looks: a missing folder usually means
@@ -835,6 +844,9 @@ public struct FrameLoopSettings {
     /// The Prometheus metrics file (node_exporter's textfile collector), written this often.
     public var metricsFile: String?
     public var metricsIntervalSeconds = 15
+    /// Where the metrics file goes when its folder cannot be written (a read-only root):
+    /// the service's runtime directory in /run; nil: nowhere.
+    public var metricsFallbackFolder: String?
     /// Where the metrics file is written through (tests use a fake).
     public var system: any SystemCalls = LinuxSystem.shared
     /// The process's start, seconds since 1970; nil: read the wall clock when the loop is made.

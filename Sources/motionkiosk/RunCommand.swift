@@ -75,6 +75,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.mouseIsFinger = configuration.input.mouseAsFinger
     loopSettings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
     loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
+    if let runtime = getenv("RUNTIME_DIRECTORY") { loopSettings.metricsFallbackFolder = String(cString: runtime) }
     // Whether the wall clock can be believed (#31): said once in the journal when the stand
     // has hours, reported in the metrics and on the commissioning screen.
     let hasHours = !configuration.schedule.hours.isAlwaysOpen
