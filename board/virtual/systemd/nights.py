@@ -153,8 +153,8 @@ def main():
     config_sum = None
     ready_times = []
     if "install" in stages:
-        b = Boot(args, out, "INSTALL")
-        done = b.run_to("DONE", 420)
+        b = Boot(args, out, "INSTALL", timeout=1200)
+        done = b.run_to("DONE", 1200)
         b.end()
         r = b.results
         check(done and r.get("install", "").startswith("dpkg -i exit 0"), f"install: {r.get('install', 'no result')}")
@@ -170,8 +170,8 @@ def main():
         check(ck == 0, f"install: e2fsck -n after a clean power-off: exit {ck} {said if ck else ''}")
 
     if "ro" in stages:
-        b = Boot(args, out, "RO", append="panic=-1 mk.ro=1 systemd.mask=systemd-remount-fs.service")
-        done = b.run_to("DONE", 420)
+        b = Boot(args, out, "RO", append="panic=-1 mk.ro=1 systemd.mask=systemd-remount-fs.service", timeout=900)
+        done = b.run_to("DONE", 900)
         b.end()
         r = b.results
         check(done, "read-only root: the guest ran the stage to the end")
