@@ -47,7 +47,13 @@ if [ ! -f "$ROOTFS.done" ]; then
     touch "$ROOTFS.done"
 fi
 
-# --- The guest disk ----------------------------------------------------------------------
+# --- The guest disk (MK_REUSE_DISK=1: the last run's disk, package installed, as it is) ----
+DISK="$WORK/nights-disk.ext4"
+STATE="$WORK/nights-state.ext4"
+INITRD="$WORK/nights-initrd.img"
+if [ "${MK_REUSE_DISK:-0}" = 1 ] && [ -f "$DISK" ] && [ -f "$INITRD" ]; then
+    say "reusing $DISK"
+else
 # uinput: the visitor's touchscreen; i6300esb: QEMU's watchdog.
 GUEST_MODULES="virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4 binfmt_misc uinput i6300esb"
 DISKROOT="$WORK/nights-diskroot"
@@ -68,12 +74,10 @@ ln -sf /etc/systemd/system/mk-nights.service "$DISKROOT/etc/systemd/system/multi
 echo kiosk > "$DISKROOT/etc/hostname"
 echo 4d4b2d70726f6f662d76697274756c31 > "$DISKROOT/etc/machine-id"
 echo "/dev/vda / ext4 rw 0 1" > "$DISKROOT/etc/fstab"
-DISK="$WORK/nights-disk.ext4"
 rm -f "$DISK"
 mkfs.ext4 -q -F -L kiosk-root -E root_owner=0:0 -d "$DISKROOT" "$DISK" 1536M
 rm -rf "$DISKROOT"
 # The read-only stage's state partition.
-STATE="$WORK/nights-state.ext4"
 rm -f "$STATE"
 mkfs.ext4 -q -F -L kiosk-state "$STATE" 64M
 lap "guest disk ready"
@@ -87,9 +91,9 @@ modules_in_order virtio_pci virtio_blk ext4 | while read -r ko; do
     cp "$ko" "$STAGE/$(basename "$ko")" && basename "$ko" >> "$STAGE/modules.order"
 done
 sed -i 's|^|/|' "$STAGE/modules.order"
-INITRD="$WORK/nights-initrd.img"
 (cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet) > "$INITRD"
 rm -rf "$STAGE"
+fi
 
 status=0
 python3 "$HERE/systemd/nights.py" --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --disk "$DISK" \
