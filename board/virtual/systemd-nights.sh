@@ -53,6 +53,10 @@ STATE="$WORK/nights-state.ext4"
 INITRD="$WORK/nights-initrd.img"
 if [ "${MK_REUSE_DISK:-0}" = 1 ] && [ -f "$DISK" ] && [ -f "$INITRD" ]; then
     say "reusing $DISK"
+    # With this run's guest script.
+    debugfs -w -R "rm /usr/local/sbin/mk-nights" "$DISK" > /dev/null 2>&1
+    debugfs -w -R "write $HERE/systemd/nights-proof.sh /usr/local/sbin/mk-nights" "$DISK" > /dev/null 2>&1
+    debugfs -w -R "sif /usr/local/sbin/mk-nights mode 0100755" "$DISK" > /dev/null 2>&1
 else
 # uinput: the visitor's touchscreen; i6300esb: QEMU's watchdog.
 GUEST_MODULES="virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4 binfmt_misc uinput i6300esb"

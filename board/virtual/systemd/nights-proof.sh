@@ -21,10 +21,10 @@ STATS=/var/lib/motionkiosk/visitors.csv
 
 # Waits up to $1 s for the service to be active/running with READY sent; reports when.
 wait_ready() {
-    i=0
-    while [ $i -lt $(( $1 * 10 )) ]; do
-        [ "$(prop ActiveState)/$(prop SubState)" = active/running ] && break
-        sleep 0.1; i=$((i + 1))
+    end=$(( $(uptime_ms) + $1 * 1000 ))
+    while [ "$(uptime_ms)" -lt $end ]; do
+        [ "$(systemctl is-active motionkiosk.service)" = active ] && break
+        sleep 0.5
     done
     ready=$(( $(prop ActiveEnterTimestampMonotonic) / 1000 ))
     frame=$(journalctl -u motionkiosk.service -b --no-pager -o short-monotonic | grep -m1 'first frame on screen' \
