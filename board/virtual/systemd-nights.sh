@@ -51,9 +51,15 @@ fi
 DISK="$WORK/nights-disk.ext4"
 STATE="$WORK/nights-state.ext4"
 INITRD="$WORK/nights-initrd.img"
+# /tmp and /var/tmp in RAM: a read-only root needs them so (the unit's PrivateTmp= makes
+# its private folders there), as INSTALL.md says.
+FSTAB="$WORK/nights-fstab"
+printf '/dev/vda / ext4 rw 0 1\ntmpfs /tmp tmpfs mode=1777,nosuid,nodev 0 0\ntmpfs /var/tmp tmpfs mode=1777,nosuid,nodev 0 0\n' > "$FSTAB"
 if [ "${MK_REUSE_DISK:-0}" = 1 ] && [ -f "$DISK" ] && [ -f "$INITRD" ]; then
     say "reusing $DISK"
-    # With this run's guest script.
+    # With this run's guest script and fstab.
+    debugfs -w -R "rm /etc/fstab" "$DISK" > /dev/null 2>&1
+    debugfs -w -R "write $FSTAB /etc/fstab" "$DISK" > /dev/null 2>&1
     debugfs -w -R "rm /usr/local/sbin/mk-nights" "$DISK" > /dev/null 2>&1
     debugfs -w -R "write $HERE/systemd/nights-proof.sh /usr/local/sbin/mk-nights" "$DISK" > /dev/null 2>&1
     debugfs -w -R "sif /usr/local/sbin/mk-nights mode 0100755" "$DISK" > /dev/null 2>&1
@@ -77,7 +83,7 @@ install -m 644 "$HERE/systemd/mk-nights.service" "$DISKROOT/etc/systemd/system/m
 ln -sf /etc/systemd/system/mk-nights.service "$DISKROOT/etc/systemd/system/multi-user.target.wants/mk-nights.service"
 echo kiosk > "$DISKROOT/etc/hostname"
 echo 4d4b2d70726f6f662d76697274756c31 > "$DISKROOT/etc/machine-id"
-echo "/dev/vda / ext4 rw 0 1" > "$DISKROOT/etc/fstab"
+cp "$FSTAB" "$DISKROOT/etc/fstab"
 rm -f "$DISK"
 mkfs.ext4 -q -F -L kiosk-root -E root_owner=0:0 -d "$DISKROOT" "$DISK" 1536M
 rm -rf "$DISKROOT"

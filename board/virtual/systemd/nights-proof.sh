@@ -101,7 +101,8 @@ RO)
     report root "$(findmnt -n -o OPTIONS / | cut -d, -f1) $(touch /probe 2>&1 | head -c 80)"
     wait_ready 90
     sleep 20
-    report ro-service "$(prop ActiveState)/$(prop SubState) NRestarts=$(prop NRestarts) MainPID=$(prop MainPID)"
+    report ro-service "$(prop ActiveState)/$(prop SubState) NRestarts=$(prop NRestarts) MainPID=$(prop MainPID) Result=$(prop Result)"
+    report ro-why "$(journalctl -b --no-pager -o cat -u motionkiosk.service | grep -i -m3 'failed\|error' | tr '\n' '|' | head -c 400)"
     journalctl -u motionkiosk.service -b --no-pager -o cat > /run/kiosk-journal.txt
     report ro-cannot "$(grep -c 'cannot' /run/kiosk-journal.txt) lines: $(grep 'cannot\|kept in' /run/kiosk-journal.txt | sort | uniq -c | sed 's/^ *//' | tr '\n' '|' | head -c 600)"
     report ro-metrics "$(ls /run/motionkiosk/ 2>&1 | tr '\n' ' ') $(grep '^motionkiosk_display_on ' /run/motionkiosk/motionkiosk.prom 2>&1)"
