@@ -126,11 +126,17 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let sensorSettings = configuration.motionSensors
     var recording: (sink: TraceFileSink, header: TraceHeader)?
     if let record = c.string("record") {
-        let sink: TraceFileSink
-        do { sink = try TraceFileSink(path: record) } catch { throw KioskError("--record \(record): \(error)") }
-        recording = (sink, TraceHeader(kiosk: settings, motion: sensorSettings))
-        if let taken = sink.takenPath { log.warning("--record \(taken) exists and is kept; recording to \(sink.path)") }
-        log.info("recording touches and sensor samples to \(sink.path) (rolls to \(sink.path).1 at \(recordLimit) MB)")
+        do throws(SystemError) {
+            let sink = try TraceFileSink(path: record)
+            recording = (sink, TraceHeader(kiosk: settings, motion: sensorSettings))
+            if let taken = sink.takenPath { log.warning("--record \(taken) exists and is kept; recording to \(sink.path)") }
+            log.info("recording touches and sensor samples to \(sink.path) (rolls to \(sink.path).1 at \(recordLimit) MB)")
+        } catch {
+            // As a service the stand runs without its recording (a read-only root): exiting
+            // would only be restarted, again and again.
+            guard notifier.isActive else { throw KioskError("--record \(record): \(error)") }
+            log.warning("--record \(record): \(error); the kiosk runs without recording")
+        }
     }
 
     let start: (any Display, TextConsole?) -> Void = { shown, console in
