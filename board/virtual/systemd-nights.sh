@@ -7,7 +7,8 @@
 #   board/virtual/systemd-nights.sh [--stages install,cuts,ro,watchdog] [--cuts 30] [--seed N]
 # Prints the JSON lines (power_cuts, boot_to_first_frame_ms, sd_writes_at_rest,
 # watchdog_reset); exits non-zero when a check fails. Work files: board/virtual/work/ (the
-# debootstrap tree and the .deb are shared with systemd-test.sh; MK_DEB=path uses that package).
+# debootstrap tree and the .deb are shared with systemd-test.sh; MK_DEB=path uses that package;
+# MK_NAME=name keeps this run's disk and results apart, so two runs can go side by side).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -48,12 +49,12 @@ if [ ! -f "$ROOTFS.done" ]; then
 fi
 
 # --- The guest disk (MK_REUSE_DISK=1: the last run's disk, package installed, as it is) ----
-DISK="$WORK/nights-disk.ext4"
-STATE="$WORK/nights-state.ext4"
-INITRD="$WORK/nights-initrd.img"
+DISK="$WORK/${MK_NAME:-nights}-disk.ext4"
+STATE="$WORK/${MK_NAME:-nights}-state.ext4"
+INITRD="$WORK/${MK_NAME:-nights}-initrd.img"
 # /tmp and /var/tmp in RAM: a read-only root needs them so (the unit's PrivateTmp= makes
 # its private folders there), as INSTALL.md says.
-FSTAB="$WORK/nights-fstab"
+FSTAB="$WORK/${MK_NAME:-nights}-fstab"
 printf '/dev/vda / ext4 rw 0 1\ntmpfs /tmp tmpfs mode=1777,nosuid,nodev 0 0\ntmpfs /var/tmp tmpfs mode=1777,nosuid,nodev 0 0\n' > "$FSTAB"
 if [ "${MK_REUSE_DISK:-0}" = 1 ] && [ -f "$DISK" ] && [ -f "$INITRD" ]; then
     say "reusing $DISK"
@@ -66,7 +67,7 @@ if [ "${MK_REUSE_DISK:-0}" = 1 ] && [ -f "$DISK" ] && [ -f "$INITRD" ]; then
 else
 # uinput: the visitor's touchscreen; i6300esb: QEMU's watchdog.
 GUEST_MODULES="virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4 binfmt_misc uinput i6300esb"
-DISKROOT="$WORK/nights-diskroot"
+DISKROOT="$WORK/${MK_NAME:-nights}-diskroot"
 rm -rf "$DISKROOT"
 cp -a "$ROOTFS" "$DISKROOT"
 modules_in_order $GUEST_MODULES | while read -r ko; do
@@ -93,7 +94,7 @@ mkfs.ext4 -q -F -L kiosk-state "$STATE" 64M
 lap "guest disk ready"
 
 # --- The initramfs (systemd/initramfs-init.sh: mk.ro=1 mounts the root read-only) ----------
-STAGE="$WORK/stage-nights-initrd"
+STAGE="$WORK/stage-${MK_NAME:-nights}-initrd"
 rm -rf "$STAGE" && mkdir -p "$STAGE"/{bin,proc,sys,dev,newroot}
 cp /bin/busybox "$STAGE/bin/busybox"
 install -m 755 "$HERE/systemd/initramfs-init.sh" "$STAGE/init"
@@ -107,6 +108,6 @@ fi
 
 status=0
 python3 "$HERE/systemd/nights.py" --kernel "$KDIR/boot/vmlinuz-$ABI" --initrd "$INITRD" --disk "$DISK" \
-    --state-disk "$STATE" --out "$WORK/run-nights" "$@" || status=1
+    --state-disk "$STATE" --out "$WORK/run-${MK_NAME:-nights}" "$@" || status=1
 say "$(( $(date +%s) - T0 )) s in all; $([ $status = 0 ] && echo "every check passed" || echo "SOME CHECKS FAILED")"
 exit $status
