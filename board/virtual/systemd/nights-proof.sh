@@ -3,6 +3,7 @@
 # mk-nights.service; says "HELLO <uptime ms>" on the second serial port (/dev/ttyS1) and does
 # what the host answers:
 #   INSTALL          dpkg -i, metrics and a recording on, enabled; SD writes at rest; power off
+#   INSTALL-QUICK    the same without measuring the SD writes
 #   CUT              READY, the config's checksum, `motionkiosk stats` on every file, then a
 #                    visitor (a touch script) and a restart, until the host cuts the power
 #   RO               the root is read-only: the kiosk runs, says what it cannot keep, keeps
@@ -52,7 +53,7 @@ mode=$(echo "$mode" | tr -d '\r')
 echo "nights: mode $mode"
 
 case $mode in
-INSTALL)
+INSTALL|INSTALL-QUICK)
     dpkg -i /root/motionkiosk.deb > /root/dpkg-install.log 2>&1
     report install "dpkg -i exit $?"
     install -d -m 0775 -g motionkiosk /var/lib/prometheus/node-exporter
@@ -69,6 +70,7 @@ INSTALL)
     # count: a minute with the kiosk, then a minute without it (the rest of the system).
     written() { sync; k0=$(cat /sys/fs/ext4/vda/lifetime_write_kbytes); t0=$(uptime_ms); sleep 60; sync
                 echo "$(( $(cat /sys/fs/ext4/vda/lifetime_write_kbytes) - k0 )) $(( ($(uptime_ms) - t0) / 1000 ))"; }
+    [ "$mode" = INSTALL-QUICK ] && { sync; echo DONE >&3; sleep 1; poweroff -f; }
     sync; sleep 20
     set -- $(written)
     systemctl stop motionkiosk.service
