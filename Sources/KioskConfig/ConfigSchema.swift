@@ -167,6 +167,8 @@ enum ConfigSchema {
                   defaultText: "false") { c, v throws(ValueProblem) in c.schedule.wakeOnTouch = try boolean(v) },
         ConfigKey(table: "schedule", name: "wake_minutes", doc: "Minutes the display stays on after the last touch while closed.",
                   defaultText: "5") { c, v throws(ValueProblem) in c.schedule.wakeMinutes = try integer(v, 1...240) },
+        ConfigKey(table: "schedule", name: "when_clock_unknown", doc: "open | closed: what the stand does while its clock cannot be trusted (no network time, no real-time clock that set it at boot, or a date before this kiosk was built). open: a powered stand is open (stands switched at the mains). The hours apply as soon as the clock is trusted.",
+                  defaultText: "\"open\"") { c, v throws(ValueProblem) in c.schedule.whenClockUnknown = try choice(v) },
 
         ConfigKey(table: "metrics", name: "path", doc: "The metrics file, replaced atomically (temporary file, then rename); node_exporter reads *.prom files in its --collector.textfile.directory. Empty: none.",
                   defaultText: "\"/var/lib/prometheus/node-exporter/motionkiosk.prom\"") { c, v throws(ValueProblem) in

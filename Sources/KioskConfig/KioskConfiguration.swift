@@ -111,6 +111,8 @@ public struct KioskConfiguration: Equatable, Sendable {
         /// A touch while closed turns the display on for `wakeMinutes`.
         public var wakeOnTouch = false
         public var wakeMinutes = 5
+        /// While the wall clock cannot be trusted: open (a powered stand is open) or closed.
+        public var whenClockUnknown = WhenClockUnknown.open
     }
 
     /// The health metrics file for Prometheus's node_exporter.

@@ -28,6 +28,8 @@ public final class ConfigurationReload {
     /// again in the same process (same pid, so systemd sees one reload) to re-open its
     /// output and devices; nil: such changes wait for the next restart.
     public var startAgainInPlace: (() -> Void)?
+    /// The stand's clock trust, kept across reloads (only `when_clock_unknown` follows the file).
+    public var clock = ClockTrust.alwaysTrusted()
     /// How long the file must stay the same between two reads before a reload believes it
     /// (a writer still at work changes it), and how that time is waited.
     public var settleTime: Microseconds = 100_000
@@ -105,10 +107,11 @@ public final class ConfigurationReload {
             scene.reconfigure(settings: settings, fonts: fonts)
             log.info("reload: exhibits start again with the new settings")
         }
+        clock.whenUnknown = next.schedule.whenClockUnknown
         frames.update(blackBox: next.blackBoxSettings(kiosk: settings, text: text), restarted: restarted)
         frames.update(metricsFile: next.metrics.path.isEmpty ? nil : next.metrics.path,
                       metricsIntervalSeconds: next.metrics.intervalSeconds,
-                      schedule: next.schedule(wallClock: wallClock))
+                      schedule: next.schedule(wallClock: wallClock, clock: clock))
         var later: [String] = []
         if next.display != current.display { later.append("[display]") }
         if next.input != current.input { later.append("[input]") }

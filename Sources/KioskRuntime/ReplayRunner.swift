@@ -1,6 +1,7 @@
 import Diagnostics
 import Exhibits
 import Geometry
+import OpeningHours
 import Platform
 import Raster
 import Sensors
@@ -28,6 +29,8 @@ public final class ReplayRunner {
     private let loop: EventLoop
     private let frames: FrameLoop
     private var motion: MotionPipeline
+    /// With opening hours, the state says whether their clock was trusted (`"clock"`).
+    private let clock: ClockTrust?
     public var framesRendered: Int { frames.framesPresented }
     /// Times the loop woke so far (a trace record, a timer, a frame).
     public var wakeups: Int { loop.wakeups }
@@ -41,6 +44,7 @@ public final class ReplayRunner {
                 motion: MotionSettings = MotionSettings(), schedule: StandSchedule? = nil,
                 resuming: TraceResumePoint? = nil) throws(SystemError) {
         self.display = display
+        clock = schedule?.clock
         var settings = settings
         if let resuming {
             settings.resuming = resuming.kioskResumption
@@ -60,6 +64,14 @@ public final class ReplayRunner {
         if let resuming, resuming.filteredGravity != nil, self.motion.worldGravity != resuming.appGravity {
             scene.motion(gravity: self.motion.worldGravity, altitude: nil)
         }
+    }
+
+    /// The app's state, and with opening hours whether their clock is trusted.
+    private func state(at time: Microseconds) -> JSONValue {
+        let state = app.state()
+        guard let clock, case .object(var fields) = state else { return state }
+        fields.append(("clock", .string(clock.isTrusted(at: time) ? "trusted" : "untrusted")))
+        return .object(fields)
     }
 
     /// Runs the whole trace; `checkpoint` is called at each checkpoint record. Errors thrown
@@ -112,7 +124,7 @@ public final class ReplayRunner {
                         flush()
                         self.frames.content.advance(to: t)
                         self.frames.drawNow()
-                        do throws(E) { try checkpoint(Checkpoint(name: name, time: t, state: self.app.state(), frame: self.display.backBuffer)) } catch {
+                        do throws(E) { try checkpoint(Checkpoint(name: name, time: t, state: self.state(at: t), frame: self.display.backBuffer)) } catch {
                             failure = error
                             self.loop.stop()
                             return

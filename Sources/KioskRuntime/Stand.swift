@@ -2,6 +2,7 @@ import Diagnostics
 import Exhibits
 import Geometry
 import KioskConfig
+import OpeningHours
 import Platform
 import Raster
 import Sensors
@@ -26,6 +27,9 @@ public final class Stand {
         public var seconds: Double?
         /// Where the running service says its process id (only once signals are handled).
         public var pidFile: (path: String, processId: Int32)?
+        /// Where the metrics file goes when its folder cannot be written (a read-only root):
+        /// the service's runtime directory in /run.
+        public var metricsFallbackFolder: String?
         /// Where SIGUSR2 writes a PNG of the screen.
         public var screenshotFile: String?
         /// Whether Escape leaves (a developer at a terminal, not a service).
@@ -44,6 +48,9 @@ public final class Stand {
     private var reload: ConfigurationReload?
     private var recording: (sink: TraceFileSink, header: TraceHeader, limitBytes: Int)?
     private var hotplug: DRMHotplugWait?
+    /// Whether the wall clock can be believed: said once in the journal when the stand has
+    /// hours, reported in the metrics and on the commissioning screen.
+    private let clockTrust: ClockTrust
 
     /// The stand on `loop` (whose signals were held since the process started), not yet
     /// showing: `show` gives it its display.
@@ -58,7 +65,12 @@ public final class Stand {
         settings.mouseIsFinger = configuration.input.mouseAsFinger
         settings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
         settings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
-        settings.schedule = configuration.schedule(wallClock: StandWallClock.system(monotonicNow: monotonicNow))
+        settings.metricsFallbackFolder = options.metricsFallbackFolder
+        let hasHours = !configuration.schedule.hours.isAlwaysOpen
+        clockTrust = ClockTrust(whenUnknown: configuration.schedule.whenClockUnknown,
+                                look: { ClockEvidence.read(system: LinuxSystem.shared, wallSeconds: Int64(WallClock.now())) },
+                                tell: { if hasHours { log.info($0) } })
+        settings.schedule = configuration.schedule(wallClock: StandWallClock.system(monotonicNow: monotonicNow), clock: clockTrust)
         settings.backlights = Backlights(system: LinuxSystem.shared)
         settings.screenshotFile = options.screenshotFile
         // A stand without its file (built-in defaults) writes none into its dumps.
@@ -70,6 +82,7 @@ public final class Stand {
         settings.escapeLeaves = options.escapeLeaves
         scene = KioskScene(settings: kiosk, fonts: fonts, log: log)
         frames = FrameLoop(loop: loop, clock: clock, log: log, content: scene, settings: settings)
+        frames.health.clock = clockTrust
         do throws(SystemError) { try frames.leaveOnSignals(orAfter: options.seconds) } catch { throw KioskError("\(error)") }
         if let (pidFile, pid) = options.pidFile {
             // `motionkiosk screenshot` finds the service here: only once its signals are handled.
@@ -85,15 +98,22 @@ public final class Stand {
                                              log: log, notifier: notifier,
                                              wallClock: StandWallClock.system(monotonicNow: monotonicNow), commandLine: options.adjustReloaded)
             reload.startAgainInPlace = { frames.leaveToStartAgain() }
+            reload.clock = clockTrust
             frames.onReload = { reload.reload() }
             self.reload = reload
         }
         if let path = options.recordPath {
-            let sink: TraceFileSink
-            do { sink = try TraceFileSink(path: path) } catch { throw KioskError("--record \(path): \(error)") }
-            recording = (sink, TraceHeader(kiosk: kiosk, motion: configuration.motionSensors), options.recordLimitMegabytes * 1_000_000)
-            if let taken = sink.takenPath { log.warning("--record \(taken) exists and is kept; recording to \(sink.path)") }
-            log.info("recording touches and sensor samples to \(sink.path) (rolls to \(sink.path).1 at \(options.recordLimitMegabytes) MB)")
+            do throws(SystemError) {
+                let sink = try TraceFileSink(path: path)
+                recording = (sink, TraceHeader(kiosk: kiosk, motion: configuration.motionSensors), options.recordLimitMegabytes * 1_000_000)
+                if let taken = sink.takenPath { log.warning("--record \(taken) exists and is kept; recording to \(sink.path)") }
+                log.info("recording touches and sensor samples to \(sink.path) (rolls to \(sink.path).1 at \(options.recordLimitMegabytes) MB)")
+            } catch {
+                // As a service the stand runs without its recording (a read-only root): exiting
+                // would only be restarted, again and again.
+                guard notifier.isActive else { throw KioskError("--record \(path): \(error)") }
+                log.warning("--record \(path): \(error); the kiosk runs without recording")
+            }
         }
     }
 
@@ -134,7 +154,9 @@ public final class Stand {
         sensorSettings.backgroundPollingClock = { monotonicMicroseconds() }
         let sensors = MotionSensors(configuration: sensorSettings, clock: clock, log: RateLimitedLog(log: log, clock: clock))
         log.info("tilt from \(sensors.accelerometer.name)")
-        scene.devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)"]
+        clockTrust.refresh(at: clock.now)
+        scene.devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)",
+                         "clock: \(clockTrust.verdict.word), \(clockTrust.verdict.reason)"]
         do throws(SystemError) { try frames.start(display: shown, console: console) } catch {
             log.error("\(error)")
             frames.loop.stop()

@@ -79,11 +79,12 @@ extension KioskConfiguration {
         }
     }
 
-    /// The stand's opening hours on `wallClock`; nil when it is always open.
-    public func schedule(wallClock: StandWallClock) -> StandSchedule? {
+    /// The stand's opening hours on `wallClock`, believed as far as `clock` says; nil when it
+    /// is always open.
+    public func schedule(wallClock: StandWallClock, clock: ClockTrust = .alwaysTrusted()) -> StandSchedule? {
         if schedule.hours.isAlwaysOpen { return nil }
         return StandSchedule(hours: schedule.hours, wakeFor: schedule.wakeOnTouch ? Microseconds(schedule.wakeMinutes) * 60_000_000 : nil,
-                             wallClock: wallClock)
+                             wallClock: wallClock, clock: clock)
     }
 
     /// The stand's motion filtering, for a replay.

@@ -11,22 +11,30 @@ public struct StandSchedule {
     public var wakeFor: Microseconds?
     /// The stand's wall clock, seen from the loop's monotonic clock.
     public var wallClock: StandWallClock
+    /// Whether that wall clock can be believed; while not, `clock.whenUnknown` says whether
+    /// the stand is open, and the hours wait.
+    public var clock: ClockTrust
 
     /// The loop looks at the hours at least this often, whatever the next change: a closure
     /// longer than the look-ahead still ends, and a zone's rules or a clock that changed
     /// without a step being heard are followed within the hour.
     public static let lookAgainEvery: Microseconds = 3_600_000_000
 
-    public init(hours: OpeningHours, wakeFor: Microseconds?, wallClock: StandWallClock) {
-        self.hours = hours; self.wakeFor = wakeFor; self.wallClock = wallClock
+    public init(hours: OpeningHours, wakeFor: Microseconds?, wallClock: StandWallClock, clock: ClockTrust = .alwaysTrusted()) {
+        self.hours = hours; self.wakeFor = wakeFor; self.wallClock = wallClock; self.clock = clock
     }
 
-    public func isOpen(at time: Microseconds) -> Bool { hours.isOpen(at: wallClock.civil(at: time)) }
+    public func isOpen(at time: Microseconds) -> Bool {
+        guard clock.isTrusted(at: time) else { return clock.whenUnknown == .open }
+        return hours.isOpen(at: wallClock.civil(at: time))
+    }
 
     /// The monotonic instant of the next opening or closing after `time`, within the
     /// hours' look-ahead (15 days), if any: found on the wall clock's instants through its
     /// zone, so a day of 23 or 25 hours moves it as it moves the clock.
     public func nextChange(after time: Microseconds) -> Microseconds? {
+        // An untrusted clock's next change is not known: the hours wait for a trusted one.
+        guard clock.isTrusted(at: time) else { return nil }
         let now = wallClock.realtime(time)
         guard let next = hours.nextChange(after: now.floorDividedBy1e6, in: wallClock.zone) else { return nil }
         return time + (next * 1_000_000 - now)
@@ -35,7 +43,8 @@ public struct StandSchedule {
     /// When the loop must look at the hours again after `time`: the next change, or within
     /// the hour if that is sooner (or there is none in sight).
     public func nextLook(after time: Microseconds) -> Microseconds {
-        let hourly = time + StandSchedule.lookAgainEvery
+        // A clock not trusted yet is looked at again every minute: it may be set meanwhile.
+        let hourly = time + (clock.followsTheSystem && !clock.isTrusted(at: time) ? ClockTrust.lookAgainEvery : StandSchedule.lookAgainEvery)
         guard let change = nextChange(after: time) else { return hourly }
         return min(change, hourly)
     }

@@ -24,9 +24,20 @@ final class TraceRecorder {
         }
     }
 
+    /// Makes what was recorded so far durable (every minute and at closing time); a sync
+    /// that fails stops the recording, as a write that fails does.
+    func sync() {
+        guard let writer else { return }
+        do { try writer.sync() } catch {
+            log.error("recording stopped: \(error)")
+            self.writer = nil
+        }
+    }
+
     /// A last checkpoint, so that a replay can be compared with where the stand stopped.
     func finish(at time: Microseconds) {
         record(.checkpoint(name: "end"), at: time)
+        sync()
         writer = nil
     }
 }

@@ -18,6 +18,9 @@ public final class TraceFileSink: TraceSink {
     public let takenPath: String?
     private let system: any SystemCalls
     private var fd: Int32
+    /// Written since the last sync; the folder synced since the file was created.
+    private var unsynced = false
+    private var folderSynced = false
     private static let createFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
 
     public init(path: String, system: any SystemCalls = LinuxSystem.shared) throws(SystemError) {
@@ -62,11 +65,25 @@ public final class TraceFileSink: TraceSink {
                 Result { () throws(SystemError) -> Int in try system.write(fd, from: UnsafeRawBufferPointer(rebasing: raw[offset...])) }
             }
             switch written {
-            case .success(let n) where n > 0: offset += n
+            case .success(let n) where n > 0: offset += n; unsynced = true
             case .success: throw .sinkFailed("\(SystemError(errno: EIO, attempt: "write trace \(path)"))")
             case .failure(let e): throw .sinkFailed("\(path): \(e)")
             }
         }
+    }
+
+    /// fsync of what was written since the last one (nothing written: no sync, so a stand
+    /// at rest writes nothing); a new file's folder once, so the file itself survives a cut.
+    public func sync() throws(TraceWriteError) {
+        guard fd >= 0, unsynced else { return }
+        do throws(SystemError) {
+            try system.syncFile(fd, named: path)
+            if !folderSynced { try syncFolder(containing: path, system: system) }
+        } catch {
+            throw .sinkFailed("\(error)")
+        }
+        unsynced = false
+        folderSynced = true
     }
 
     public func startNewSegment() throws(TraceWriteError) {
@@ -79,6 +96,8 @@ public final class TraceFileSink: TraceSink {
             try syncFolder(containing: path, system: system)
             fd = try system.open(path, flags: TraceFileSink.createFlags, mode: 0o644)
             _ = system.lockExclusively(fd)
+            unsynced = false
+            folderSynced = false
         } catch {
             throw .sinkFailed("rolling \(path) over to \(path).1: \(error)")
         }

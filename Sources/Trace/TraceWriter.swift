@@ -8,6 +8,14 @@ public protocol TraceSink: AnyObject {
     /// Closes the current segment and opens a fresh, empty one (the file sink renames the full
     /// file aside, e.g. `trace.jsonl` → `trace.1.jsonl`). Only called for `.roll` bounds.
     func startNewSegment() throws(TraceWriteError)
+    /// Makes what was written so far durable (the file sink's fsync); a power cut after it
+    /// returns loses none of it.
+    func sync() throws(TraceWriteError)
+}
+
+public extension TraceSink {
+    /// Sinks in memory have nothing to make durable.
+    func sync() throws(TraceWriteError) {}
 }
 
 /// Keeps every segment in memory.
@@ -162,6 +170,9 @@ public final class TraceWriter {
         lastTime = record.t
         return outcome
     }
+
+    /// Makes the records written so far durable (a recording synced at a bounded interval).
+    public func sync() throws(TraceWriteError) { try sink.sync() }
 
     /// A `#` comment line (skipped by readers), e.g. what the kiosk was configured with.
     public func comment(_ text: String) throws(TraceWriteError) {

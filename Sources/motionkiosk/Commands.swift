@@ -62,6 +62,7 @@ let motionKioskCommandLine = ToolSpec(
                         OptionSpec("config", help: "A stand's configuration file: the trace runs as that stand would run it (exhibit order and options, locked exhibit, idle and attract times, motion filtering), in place of the trace header's; --exhibit, --size and --seed still win."),
                         OptionSpec("start-time", help: "The stand's wall clock at the trace's start, local time, e.g. 2026-11-23T17:59:00: with --config, its opening hours apply on the virtual clock, which runs through the time zone's rules (a night clocks go forward has 23 hours)."),
                         OptionSpec("timezone", help: "The stand's time zone for --start-time, e.g. Europe/Berlin (a name under /usr/share/zoneinfo).", defaultText: "TZ, else the system's"),
+                        OptionSpec("clock", help: "trusted | untrusted: whether the stand's wall clock can be believed; untrusted: the hours wait and [schedule] when_clock_unknown says whether it is open. The state JSON reports \"clock\".", defaultText: "trusted"),
                         OptionSpec("out", help: "Folder for <checkpoint>.png and <checkpoint>.json (created if missing).", defaultText: "."),
                     ]),
         CommandSpec(name: "sensors", abstract: "Print live tilt, gravity, shake and altitude readings until Ctrl-C.",

@@ -115,14 +115,24 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         if let problem = WallClock.useTimeZone(named: zone) { printError("--timezone \(echoed(zone)): \(problem)"); return 2 }
     }
     var schedule: StandSchedule? = nil
-    if let text = c.string("start-time") {
+    var clockTrust = ClockTrust.alwaysTrusted()
+    if let word = c.string("clock") {
+        guard word == "trusted" || word == "untrusted" else {
+            printError("--clock \(echoed(word)): expected trusted or untrusted")
+            return 2
+        }
+        clockTrust = ClockTrust(fixed: word == "trusted", whenUnknown: stand?.schedule.whenClockUnknown ?? .open, reason: "--clock \(word)")
+    }
+    // An untrusted clock without a start time reads what a Pi without one wakes up to: 1970.
+    if let text = c.string("start-time") ?? (c.string("clock") == nil ? nil : "1970-01-01T00:00:00") {
         guard let start = CivilTime(iso: text) else {
             printError("--start-time \(echoed(text)): expected a local time like 2026-11-23T17:59:00")
             return 2
         }
         // The wall clock runs through the zone's rules from there, as the stand's does.
         let wallClock = StandWallClock.starting(at: start, origin: 0, zone: .system)
-        schedule = stand?.schedule(wallClock: wallClock) ?? StandSchedule(hours: OpeningHours(), wakeFor: nil, wallClock: wallClock)
+        schedule = stand?.schedule(wallClock: wallClock, clock: clockTrust)
+            ?? StandSchedule(hours: OpeningHours(), wakeFor: nil, wallClock: wallClock, clock: clockTrust)
     }
     let panel = VirtualPanel(width: width, height: height)
     let runner: ReplayRunner

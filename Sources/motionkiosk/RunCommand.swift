@@ -81,6 +81,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
                                                                   runningAsService: notifier.isActive)
     if notifier.isActive, let runtime = getenv("RUNTIME_DIRECTORY") {
         options.pidFile = (String(cString: runtime) + "/motionkiosk.pid", getpid())
+        options.metricsFallbackFolder = String(cString: runtime)
     }
     let lockedByFlag = exhibit
     options.adjustReloaded = { s in if let lockedByFlag { s.locked = lockedByFlag } }

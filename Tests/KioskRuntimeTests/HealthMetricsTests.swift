@@ -152,6 +152,34 @@ func readWholeFile(_ path: String) -> String? { try? LinuxSystem.shared.readSmal
         #expect(status == 0)
     }
 
+    /// A read-only root (or a folder the kiosk may not write): the metrics go to the
+    /// service's folder in /run instead, said once; the stand runs on.
+    @Test func metricsThatCannotBeWrittenWhereConfiguredGoToRun() throws {
+        let tree = TempTree()
+        let events = VirtualEvents()
+        let configured = tree.path("node/motionkiosk.prom")
+        let system = FileSystemWithFaults()
+        system.fail(.createUniqueFile, errno: EROFS)
+        var loopSettings = quietSettings()
+        loopSettings.metricsFile = configured
+        loopSettings.metricsIntervalSeconds = 1
+        tree.write("run/.keep", "")
+        loopSettings.metricsFallbackFolder = tree.path("run")
+        loopSettings.system = system
+        let said = Locked<[String]>([])
+        let scene = KioskScene(settings: KioskApp.Settings(), fonts: try FontSet(), log: quietLog())
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events),
+                               log: Log(minimum: .debug, sink: { _, line in said.withLock { $0.append(line) } }),
+                               content: scene, settings: loopSettings)
+        try frames.leaveOnSignals(orAfter: 3)
+        try frames.start(display: VirtualPanel(width: 480, height: 800, clock: MonotonicClock(events: events)))
+        try frames.run()
+        let about = said.withLock { $0 }.filter { $0.contains("metrics") }
+        #expect(about.count == 1, "\(about)")
+        #expect(about.first?.contains("kept in \(tree.root)/run/motionkiosk.prom instead") == true, "\(about)")
+        #expect(readWholeFile(tree.path("run/motionkiosk.prom"))?.contains("motionkiosk_display_on 0\n") == true, "written there to the end")
+    }
+
     /// A reload that moves or clears `[metrics] path` removes the file the kiosk wrote
     /// there: left behind, it would say `motionkiosk_display_on 1` for ever and node_exporter
     /// would report every series twice. A file someone else put at the old name stays.

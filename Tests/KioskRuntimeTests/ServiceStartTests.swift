@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 
 /// The kiosk started as systemd starts it, and signalled as `motionkiosk screenshot` and
@@ -100,5 +101,27 @@ import Testing
             let end = kiosk.wait(seconds: 30) { notify.drain() }
             #expect(end == .exited(0), "attempt \(attempt): \(end)")
         }
+    }
+
+    /// A recording that cannot be written (a read-only root) does not stop the service, which
+    /// systemd would only start again and again: said, and the kiosk runs without it. In a
+    /// terminal the option is still an error.
+    @Test func aRecordingThatCannotBeWrittenDoesNotStopTheService() throws {
+        let folder = "/tmp/motionkiosk-service-record-\(getpid())"
+        mkdir(folder, 0o755)
+        defer { for f in ["motionkiosk.pid", "config.toml", "out", "err"] { unlink(folder + "/" + f) }; rmdir(folder) }
+        let notify = NotifySocket(folder + ".notify")
+        let config = folder + "/config.toml"
+        close(open(config, O_WRONLY | O_CREAT | O_TRUNC, 0o644))
+        let record = "/nonexistent-\(getpid())/record.jsonl"
+        let service = try #require(SpawnedKiosk(["run", "--display", "virtual", "--seconds", "1", "--config", config, "--record", record],
+                                                environment: ["NOTIFY_SOCKET=\(notify.path)", "RUNTIME_DIRECTORY=\(folder)"],
+                                                stdout: folder + "/out", stderr: folder + "/err"))
+        #expect(service.wait(seconds: 30) { notify.drain() } == .exited(0))
+        let said = (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? ""
+        #expect(said.contains("--record \(record): ") && said.contains("the kiosk runs without recording"), "\(said)")
+        let terminal = try #require(SpawnedKiosk(["run", "--display", "virtual", "--seconds", "1", "--config", config, "--record", record],
+                                                 stdout: folder + "/out", stderr: folder + "/err"))
+        #expect(terminal.wait(seconds: 30) != .exited(0))
     }
 }

@@ -119,4 +119,39 @@ import Testing
         #expect(after == text + "2026-11-23T16,tilt-box,1,20.0,3,0,de:1\n")
     }
 
+
+    /// Each append is synced before flush returns, and a file that was created (or rolled)
+    /// has its folder synced too: a power cut after a flush loses none of its rows.
+    @Test func everyAppendIsSyncedAndANewFileItsFolderToo() throws {
+        let tree = TempTree()
+        let path = tree.path("visitors.csv")
+        let system = FileSystemWithFaults()
+        let stats = VisitorStatistics(wallClock: StandSchedule.fixedStart(try #require(CivilTime(iso: "2026-11-23T16:00:00")), origin: 0))
+        var events = VisitorEvents()
+        events.sessions = [VisitorSession(exhibit: "tilt-box", start: 0, end: 20_000_000, touches: 3, language: "de")]
+        stats.add(events)
+        try stats.flush(to: path, system: system)
+        let first = system.calls.filter { $0.hasPrefix("write ") || $0.hasPrefix("syncFile ") }
+        #expect(first == ["write \(path)", "syncFile \(path)", "syncFile \(tree.root)"], "\(first)")
+
+        stats.add(events)
+        try stats.flush(to: path, system: system)
+        let second = system.calls.filter { $0.hasPrefix("write ") || $0.hasPrefix("syncFile ") }.dropFirst(first.count)
+        #expect(Array(second) == ["write \(path)", "syncFile \(path)"], "an append to a file that was there: the file only")
+
+        // A sync that fails is an error of the flush (said by the loop), and the rows stay
+        // pending for the next one.
+        stats.add(events)
+        system.fail(.syncFile, errno: EIO)
+        #expect(throws: SystemError.self) { try stats.flush(to: path, system: system) }
+        #expect(stats.hasPending)
+
+        // The roll: the full file moves aside, the new one and the move are made durable by
+        // the folder's sync.
+        tree.write("visitors.csv", VisitorStatistics.header + "\n" + String(repeating: "#\n", count: VisitorStatistics.rollBytes / 2))
+        let before = system.calls.count
+        try stats.flush(to: path, system: system)
+        let roll = system.calls.dropFirst(before).filter { $0.hasPrefix("rename ") || $0.hasPrefix("write ") || $0.hasPrefix("syncFile ") }
+        #expect(Array(roll) == ["rename \(path) \(path).1", "write \(path)", "syncFile \(path)", "syncFile \(tree.root)"], "\(roll)")
+    }
 }

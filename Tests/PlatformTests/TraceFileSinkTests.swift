@@ -1,6 +1,7 @@
 import Testing
 import Geometry
 import Trace
+import SystemFakes
 @testable import Platform
 #if canImport(Glibc)
 import Glibc
@@ -75,5 +76,27 @@ import Glibc
         } throws: { error in
             "\(error)".contains("/nonexistent-folder/trace.jsonl")
         }
+    }
+
+    /// A recording is synced when asked (every minute and at closing time by the loop):
+    /// the file, and its folder the first time; nothing when nothing was written since.
+    @Test func aSyncMakesWhatWasWrittenDurableAndCostsNothingAtRest() throws {
+        let dir = "/tmp/motionkiosk-record-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(dir, 0o755)
+        let path = dir + "/floor.jsonl"
+        defer { unlink(path); rmdir(dir) }
+        let system = FileSystemWithFaults()
+        let writer = try TraceWriter(sink: try TraceFileSink(path: path, system: system))
+        func syncs() -> [String] { system.subjects(of: .syncFile) }
+        try writer.sync()
+        #expect(syncs() == [path, dir], "the header: the file, then its folder")
+        try writer.sync()
+        #expect(syncs().count == 2, "nothing written since: no sync")
+        try writer.append(TraceRecord(t: 10, .touch(phase: .down, id: 0, x: 1, y: 2)))
+        try writer.sync()
+        #expect(syncs() == [path, dir, path])
+        try writer.append(TraceRecord(t: 20, .touch(phase: .up, id: 0, x: 1, y: 2)))
+        system.fail(.syncFile, errno: EIO)
+        #expect(throws: TraceWriteError.self) { try writer.sync() }
     }
 }

@@ -62,7 +62,10 @@ for c in CSystem:Sources/CShims/CSystem/include/csystem.h CLanes:Sources/CShims/
 done
 for c in CDRM CInput CFreeType CHarfBuzz CFriBidi CPNG CCairo; do SWIFTC+=(-I "$ROOT/Sources/CShims/$c"); done
 
-"${CC[@]}" -c "$ROOT/Sources/CShims/CSystem/csystem.c" -I "$ROOT/Sources/CShims/CSystem/include" -o "$OBJ/csystem.o"
+# The build's date, for the clock check (a wall clock before it is wrong): SOURCE_DATE_EPOCH,
+# else the last commit's date, so every build of one commit is the same byte for byte.
+BUILD_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || echo 0)}
+"${CC[@]}" -DMOTIONKIOSK_BUILD_EPOCH="$BUILD_EPOCH" -c "$ROOT/Sources/CShims/CSystem/csystem.c" -I "$ROOT/Sources/CShims/CSystem/include" -o "$OBJ/csystem.o"
 "${CC[@]}" -c "$HERE/embedded/runtime-support.c" -o "$OBJ/runtime-support.o"
 # The configuration's TOML reader: toml++ (the sysroot's compiled library) behind a C face.
 clang++ --target="$LINK" --sysroot="$SR" -O2 -std=c++17 "${FLOAT[@]}" -DTOML_HEADER_ONLY=0 -DTOML_SHARED_LIB=1 \

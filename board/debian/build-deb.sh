@@ -42,6 +42,9 @@ install -m 644 "$here/motionkiosk.service" "$root/lib/systemd/system/motionkiosk
 install -m 644 "$here/60-motionkiosk.rules" "$root/lib/udev/rules.d/60-motionkiosk.rules"
 install -m 644 "$repo/board/config/config.toml" "$root/etc/motionkiosk/config.toml"
 install -m 644 "$repo/README.md" "$root/usr/share/doc/motionkiosk/README.md"
+# The hardware watchdog's systemd drop-in, disabled: the fleet playbook (or a technician) puts
+# it in /etc/systemd/system.conf.d/.
+install -D -m 644 "$here/hardware-watchdog.conf" "$root/usr/share/motionkiosk/hardware-watchdog.conf"
 install -m 755 "$here/postinst" "$here/prerm" "$here/postrm" "$root/DEBIAN/"
 echo /etc/motionkiosk/config.toml > "$root/DEBIAN/conffiles"
 size=$(du -sk "$root" | cut -f1)

@@ -147,6 +147,10 @@ public final class FrameLoop {
     /// Records touches and motion samples, with the settings in `header`, from the start.
     public func record(to writer: TraceWriter) {
         tap.record(to: writer, startingAt: stage == nil ? nil : contentStart)
+        housekeeping.syncRecording = { [unowned(unsafe) self] in self.tap.recorder?.sync() }
+        if stage != nil {
+            do { try housekeeping.armAppendSync() } catch { log.warning("recording: synced on leaving only: \(error)") }
+        }
     }
 
     /// One input event, as `TouchInput` translates it (or a replay produces it).
@@ -209,6 +213,7 @@ public final class FrameLoop {
             if switchedOff {
                 content.displayPower(on: false, opening: false)
                 housekeeping.writeMetrics()
+                housekeeping.syncAppends()   // closing time: the day's rows on the card
             }
             // Closed from the start: systemd still hears that the kiosk is up.
             if !firstFrameShown { housekeeping.announceReady(status: "closed: display off") }
@@ -221,7 +226,8 @@ public final class FrameLoop {
     /// The wall clock was set (an NTP step after boot on a Pi without a real-time clock):
     /// the hours are looked at again on this wake-up, and the next change found anew.
     private func wallClockStepped() {
-        guard gate.schedule != nil else { return }
+        guard let schedule = gate.schedule else { return }
+        schedule.clock.lookAgain()   // a step may be NTP's first: is the clock trusted now?
         say("wall clock set: opening hours looked at again")
     }
 

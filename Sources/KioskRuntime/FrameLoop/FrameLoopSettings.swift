@@ -28,6 +28,9 @@ public struct FrameLoopSettings {
     public static let unpacedFrameInterval: Microseconds = 16_667
     /// The Prometheus metrics file (node_exporter's textfile collector), written this often.
     public var metricsFile: String?
+    /// Where the metrics file goes when its folder cannot be written (a read-only root):
+    /// the service's runtime directory in /run; nil: nowhere.
+    public var metricsFallbackFolder: String?
     public var metricsIntervalSeconds = 15
     /// Where the metrics file is written through (tests use a fake).
     public var system: any SystemCalls = LinuxSystem.shared
@@ -41,11 +44,12 @@ public struct FrameLoopSettings {
     public var blackBox: BlackBoxSettings?
     /// Backlights switched with the display (a DSI panel's); nil: none.
     public var backlights: Backlights?
-    /// Where the anonymous visitor statistics are appended (every few minutes while people
+    /// Where the anonymous visitor statistics are appended (every minute while people
     /// play, and on leaving), and the wall clock their hours are counted on.
     public var visitorStatisticsFile: String?
     public var visitorStatisticsWallClock: ((Microseconds) -> CivilTime)?
-    public static let visitorStatisticsInterval: Microseconds = 600_000_000
+    /// How often statistics are appended and appends synced (a power cut loses at most this).
+    public static let visitorStatisticsInterval: Microseconds = 60_000_000
 
     public init() {}
 }

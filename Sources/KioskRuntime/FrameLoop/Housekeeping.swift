@@ -31,6 +31,10 @@ final class Housekeeping {
     /// clearing `[metrics] path` removes it (if nobody replaced it since).
     private var metricsWritten: (path: String, file: FileStatus)?
     private var statistics: VisitorStatistics?
+    private var statisticsProblemSaid = false
+    private var appendSyncTimer: LoopTimer?
+    /// Makes the recording durable (the black-box tap owns it); nil: no recording.
+    var syncRecording: (() -> Void)?
     /// Whether the first frame reached the screen (READY went to systemd then).
     private(set) var firstFrameShown = false
 
@@ -66,10 +70,23 @@ final class Housekeeping {
         try armMetricsTimer()
         if settings.visitorStatisticsFile != nil, let wallClock = settings.visitorStatisticsWallClock {
             statistics = VisitorStatistics(wallClock: wallClock)
-            let timer = try loop.addTimer { [unowned(unsafe) self] in self.flushVisitorStatistics() }
-            try timer.arm(after: FrameLoopSettings.visitorStatisticsInterval, every: FrameLoopSettings.visitorStatisticsInterval)
-            timers.append(timer)
         }
+        try armAppendSync()
+    }
+
+    /// Statistics and a recording are appended and synced at least this often (and at
+    /// closing time, and on leaving): a power cut loses at most the last interval's rows.
+    func armAppendSync() throws(SystemError) {
+        guard appendSyncTimer == nil, statistics != nil || syncRecording != nil else { return }
+        let timer = try loop.addTimer { [unowned(unsafe) self] in self.syncAppends() }
+        try timer.arm(after: FrameLoopSettings.visitorStatisticsInterval, every: FrameLoopSettings.visitorStatisticsInterval)
+        appendSyncTimer = timer
+    }
+
+    /// Appends what visitors did and makes the recording durable.
+    func syncAppends() {
+        flushVisitorStatistics()
+        syncRecording?()
     }
 
     /// A finger went down (the summary and the health count it).
@@ -176,6 +193,11 @@ final class Housekeeping {
         do {
             if let file = try writeFileAtomically(path, metricsText(), system: settings.system) { metricsWritten = (path, file) }
         } catch {
+            if let moved = settings.metricsFallback(for: path, after: error) {   // a read-only root
+                settings.metricsFile = moved
+                log.warning("metrics: cannot write \(path): \(error); kept in \(moved) instead (lost at power-off)")
+                return writeMetrics()
+            }
             if !metricsProblemSaid {
                 metricsProblemSaid = true
                 // Said once, where an operator looks: a missing folder usually means
@@ -207,8 +229,11 @@ final class Housekeeping {
     func flushVisitorStatistics(endingVisit: Bool = false) {
         guard let statistics, let path = settings.visitorStatisticsFile else { return }
         if let events = content.takeVisitorEvents(endingVisit: endingVisit) { statistics.add(events) }
-        do { try statistics.flush(to: path, system: settings.system) } catch {
-            log.warning("visitor statistics: cannot write \(path): \(error)")
+        do { try statistics.flush(to: path, system: settings.system); statisticsProblemSaid = false } catch {
+            // Said once until a write succeeds (a read-only root refuses every minute); the
+            // rows wait in memory meanwhile.
+            if !statisticsProblemSaid { log.warning("visitor statistics: cannot write \(path): \(error); kept in memory until it can be written") }
+            statisticsProblemSaid = true
         }
     }
 

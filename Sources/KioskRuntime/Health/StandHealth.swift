@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Exhibits
 import Geometry
+import OpeningHours
 import Syscalls
 
 /// What a technician's dashboard needs to know about one stand, gathered by the frame loop
@@ -28,6 +29,8 @@ public final class StandHealth {
     private var touchDevices: [Int: TouchDevice] = [:]
     /// From a touch to the glass showing what it did.
     public internal(set) var touchToPhoton = TouchToPhoton()
+    /// Whether the wall clock can be trusted (`motionkiosk_clock_trusted`); nil: not reported.
+    public var clock: ClockTrust?
     /// The accelerometer's stuck-sample count when the file was last written.
     private var stuckSamplesBefore = 0
 
@@ -70,6 +73,11 @@ public final class StandHealth {
         p.sample("motionkiosk_process_start_time_seconds", [], processStartTime)
         p.family("motionkiosk_display_on", .gauge, help: "1 while the display shows the kiosk, 0 while it is off or lost.")
         p.sample("motionkiosk_display_on", [], displayOn ? 1 : 0)
+        if let clock {
+            p.family("motionkiosk_clock_trusted", .gauge,
+                     help: "1 when the wall clock is synchronised or was set from a real-time clock at boot; 0 while the opening hours wait for it.")
+            p.sample("motionkiosk_clock_trusted", [], clock.isTrusted(at: now) ? 1 : 0)
+        }
         p.family("motionkiosk_display_flips_lost_total", .counter,
                  help: "Page flips whose completion never came within a second; the kiosk set the mode again each time.")
         p.sample("motionkiosk_display_flips_lost_total", [], Double(flipsLost))

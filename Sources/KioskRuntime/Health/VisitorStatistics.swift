@@ -8,8 +8,8 @@ import Syscalls
 
 /// Anonymous visitor counts per exhibit and local hour: sessions, time played, touches,
 /// languages, demos that turned into play. Kept as lines of increments appended to a small
-/// CSV file (no writes while nobody plays), which rolls over to `<file>.1` past a size so two
-/// files bound it; `motionkiosk stats` adds the lines up. Nothing in it can tell one visitor
+/// CSV file (no writes while nobody plays; each append synced), which rolls over to
+/// `<file>.1` past a size so two files bound it; `motionkiosk stats` adds the lines up. Nothing in it can tell one visitor
 /// from another.
 public final class VisitorStatistics {
     public static let header = "hour,exhibit,sessions,play_seconds,touches,attract_conversions,languages"
@@ -80,9 +80,11 @@ public final class VisitorStatistics {
     /// next rows are appended: readers leave that line out (`totals`).
     public static let cutShortMark = "# the line above was cut short (a power cut or a full disk) and is not counted"
 
-    /// Appends the pending rows to `path` (rolling it first when it is large). A file that
-    /// does not end with a newline (a write cut short) gets one and `cutShortMark` first, so
-    /// that no row is glued onto the torn one.
+    /// Appends the pending rows to `path` (rolling it first when it is large) and syncs them:
+    /// after a power cut the rows are there whole, or a last line is cut short (never a row
+    /// lost that an earlier flush returned from). A new file's folder is synced too, so the
+    /// file itself survives the cut. A file that does not end with a newline (a write cut
+    /// short) gets one and `cutShortMark` first, so that no row is glued onto the torn one.
     public func flush(to path: String, system: any SystemCalls) throws(SystemError) {
         guard hasPending else { return }
         var fd = try system.open(path, flags: O_RDWR | O_CREAT | O_APPEND, mode: 0o640)
@@ -91,6 +93,8 @@ public final class VisitorStatistics {
         if size >= Int64(VisitorStatistics.rollBytes) {
             system.close(fd)
             fd = -1
+            // Every row of the full file was synced when it was appended: the rename and the
+            // new file are what the folder's sync below makes durable.
             try system.rename(path, to: path + ".1")
             fd = try system.open(path, flags: O_RDWR | O_CREAT | O_APPEND, mode: 0o640)
             size = 0
@@ -105,6 +109,8 @@ public final class VisitorStatistics {
         }
         for r in pendingRows() { text += r.csv + "\n" }
         try writeAll(Array(text.utf8), to: fd, named: path, system: system)
+        try system.syncFile(fd, named: path)
+        if size == 0 { try syncFolder(containing: path, system: system) }
         pending.removeAll()
     }
 

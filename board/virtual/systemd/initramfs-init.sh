@@ -10,7 +10,10 @@ while read -r ko; do insmod "$ko" || echo "initramfs: insmod $ko failed"; done <
 i=0
 while [ ! -b /dev/vda ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 mkdir -p /newroot
-mount -t ext4 -o rw /dev/vda /newroot || { echo "initramfs: cannot mount /dev/vda"; poweroff -f; }
+# mk.ro=1 on the command line: a read-only root (board/virtual/systemd-nights.sh).
+MODE=rw
+grep -q 'mk.ro=1' /proc/cmdline && MODE=ro
+mount -t ext4 -o $MODE /dev/vda /newroot || { echo "initramfs: cannot mount /dev/vda"; poweroff -f; }
 umount /sys /proc
 mount --move /dev /newroot/dev
 exec switch_root /newroot /sbin/init
