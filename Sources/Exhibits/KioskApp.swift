@@ -39,6 +39,9 @@ public final class KioskApp {
         /// Start where a running kiosk was at one of its restart points (a black-box dump's
         /// replay), with `seed` the generator's state there; nil: a fresh start.
         public var resuming: Resumption? = nil
+        /// The initial exhibit plays its demo (`replay --demo`): it is made as the attract
+        /// loop makes it, from its profile's `demoSeed` where it has one.
+        public var playsDemo = false
         public init() {}
 
         /// For replaying a trace: one exhibit with no idle reset or attract loop, or the whole
@@ -200,7 +203,7 @@ public final class KioskApp {
             markRestart(attract: nil)
             open(locked)
         } else if let initial = settings.initialExhibit {
-            open(initial)
+            open(initial, playingDemo: settings.playsDemo)
         } else {
             showLauncher()
             markRestart(attract: nil)
@@ -352,7 +355,9 @@ public final class KioskApp {
     }
 
     /// Opens exhibit `type` fresh (also how an exhibit is reset).
-    public func open(_ type: ExhibitType) {
+    public func open(_ type: ExhibitType) { open(type, playingDemo: false) }
+
+    private func open(_ type: ExhibitType, playingDemo: Bool) {
         let name = type.name
         endSession()
         gestures.cancelAll(at: now)
@@ -360,7 +365,7 @@ public final class KioskApp {
         touchGoesToChrome.removeAll()
         chromePress.release()
         touchMarks.removeAll()
-        let stream = SeededGenerator(seed: random.next())
+        let stream = KioskApp.exhibitGenerator(type, drawn: random.next(), playingDemo: playingDemo)
         let e = type.make(environment: environment(for: type), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
         showing = .exhibit(type, e)
@@ -536,11 +541,18 @@ public final class KioskApp {
 
     private func startAttract(_ type: ExhibitType) {
         gestures = GestureEnvironment()
-        let e = type.make(environment: environment(for: type), gestures: gestures, random: SeededGenerator(seed: random.next()))
+        let stream = KioskApp.exhibitGenerator(type, drawn: random.next(), playingDemo: true)
+        let e = type.make(environment: environment(for: type), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
         let playback = AttractPlayback(exhibit: type, frames: type.demoFrames(width: settings.width, height: settings.height),
                                        playing: e, gestures: gestures, start: now)
         showing = .attract(playback, e)
+    }
+
+    /// An exhibit's own generator: its demo's seed while the demo plays, else `drawn` from the
+    /// kiosk's (drawn either way, so that what follows draws the same).
+    private static func exhibitGenerator(_ type: ExhibitType, drawn: UInt64, playingDemo: Bool) -> SeededGenerator {
+        SeededGenerator(seed: playingDemo ? type.profile.demoSeed ?? drawn : drawn)
     }
 
     /// True while frames must keep coming.

@@ -46,8 +46,15 @@ final class RecordingExhibit: RecordingExhibitBase, Exhibit {
     static let profile = ExhibitProfile(name: "recording", tileColor: Color(r: 10, g: 20, b: 30), demoTrace: demo)
 }
 
+/// Its demo is written for what one seed deals.
+final class SeededRecordingExhibit: RecordingExhibitBase, Exhibit {
+    static let seed: UInt64 = 42
+    static let profile = ExhibitProfile(name: "recording-seeded", tileColor: Color(r: 30, g: 20, b: 10), demoTrace: demo,
+                                        demoSeed: seed)
+}
+
 /// The attract loop plays a demo as a visitor would: the exhibit gets its touches as live
-/// input reaches it.
+/// input reaches it, and the exhibit whose demo needs one seed is made from it.
 @Suite struct AttractDemoTests {
     static func attract(_ type: ExhibitType, kioskSeed: UInt64 = 1) -> KioskApp {
         var s = KioskApp.Settings()
@@ -93,5 +100,35 @@ final class RecordingExhibit: RecordingExhibitBase, Exhibit {
         }
         #expect(Self.touches(live).map { $0["t_us"] } == seen.map { $0["t_us"] })
         #expect(Self.touches(live).map { $0["phases"] } == seen.map { $0["phases"] })
+    }
+
+    @Test func aDemoWithASeedIsPlayedOnTheExhibitMadeFromIt() {
+        var demo = SeededGenerator(seed: SeededRecordingExhibit.seed)
+        let expected = String(demo.next())
+        for kioskSeed: UInt64 in [1, 2, 99] {
+            #expect(Self.firstDraw(Self.attract(SeededRecordingExhibit.exhibitType, kioskSeed: kioskSeed)) == expected)
+        }
+        // A demo without one: the exhibit's generator comes from the kiosk's, as before.
+        let unseeded = [UInt64(1), 2, 99].map { Self.firstDraw(Self.attract(RecordingExhibit.exhibitType, kioskSeed: $0)) }
+        #expect(Set(unseeded).count == 3 && !unseeded.contains(expected))
+    }
+
+    @Test func aReplayOfTheDemoMakesTheExhibitAsTheAttractLoopDoes() {
+        var demo = SeededGenerator(seed: SeededRecordingExhibit.seed)
+        let expected = String(demo.next())
+        func opened(_ type: ExhibitType, playsDemo: Bool) -> String? {
+            var s = KioskApp.Settings.replay(exhibit: type, width: 480, height: 800, seed: 7)
+            s.playsDemo = playsDemo
+            return Self.firstDraw(KioskApp(settings: s, fonts: try! FontSet(), log: Log(minimum: .error)))
+        }
+        #expect(opened(SeededRecordingExhibit.exhibitType, playsDemo: true) == expected)
+        // A visitor's visit (or a replay of one) gets a seed from the kiosk: not always the demo's.
+        #expect(opened(SeededRecordingExhibit.exhibitType, playsDemo: false) != expected)
+        // Without a demo seed, playing the demo changes nothing.
+        #expect(opened(RecordingExhibit.exhibitType, playsDemo: true) == opened(RecordingExhibit.exhibitType, playsDemo: false))
+        // A visitor opening it from the launcher gets the kiosk's too.
+        let app = Self.attract(SeededRecordingExhibit.exhibitType)
+        app.open(SeededRecordingExhibit.exhibitType)
+        #expect(Self.firstDraw(app) != expected)
     }
 }
