@@ -21,16 +21,20 @@ public struct ExhibitProfile: Sendable {
     /// of a 480×800 screen, and how it is placed on other screens.
     public var demoTrace: String
     public var demoPlacement: DemoPlacement = .stretched
+    /// The seed of the exhibit's own generator while its demo plays (the attract loop,
+    /// `replay --demo`), for a demo written for what that seed deals (a maze); nil: the
+    /// kiosk's generator gives it one, as when a visitor opens it.
+    public var demoSeed: UInt64? = nil
     /// The frame benchmark's scene; nil: the bench has none for this exhibit.
     public var benchScene: BenchScene? = nil
     /// An installers' screen (commissioning): opened from config or a long press, never a tile.
     public var isInstallerScreen = false
 
     public init(name: String, tileColor: Color, extraTextKeys: [String] = [], options: [ExhibitOption] = [],
-                demoTrace: String, demoPlacement: DemoPlacement = .stretched, benchScene: BenchScene? = nil,
-                isInstallerScreen: Bool = false) {
+                demoTrace: String, demoPlacement: DemoPlacement = .stretched, demoSeed: UInt64? = nil,
+                benchScene: BenchScene? = nil, isInstallerScreen: Bool = false) {
         self.name = name; self.tileColor = tileColor; self.extraTextKeys = extraTextKeys; self.options = options
-        self.demoTrace = demoTrace; self.demoPlacement = demoPlacement; self.benchScene = benchScene
+        self.demoTrace = demoTrace; self.demoPlacement = demoPlacement; self.demoSeed = demoSeed; self.benchScene = benchScene
         self.isInstallerScreen = isInstallerScreen
     }
 

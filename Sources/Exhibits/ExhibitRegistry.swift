@@ -9,6 +9,7 @@ public enum ExhibitRegistry {
         ExhibitType(NewtonsCradle.self),
         ExhibitType(CircleDraw.self),
         ExhibitType(GridBlock.self),
+        ExhibitType(TiltMaze.self),
         ExhibitType(Commissioning.self),
     ]
 

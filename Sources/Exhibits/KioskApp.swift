@@ -80,7 +80,7 @@ public final class KioskApp {
             markRestart(attract: nil)
             open(locked)
         } else if let initial = settings.initialExhibit {
-            open(initial)
+            open(initial, playingDemo: settings.playsDemo)
         } else {
             showLauncher()
             markRestart(attract: nil)

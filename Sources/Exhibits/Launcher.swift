@@ -38,21 +38,23 @@ final class Launcher {
         headingBox = Rect(x: margin, y: top, width: Double(width) - 2 * margin, height: headingHeight)
         let area = Rect(x: margin, y: top + headingHeight, width: Double(width) - 2 * margin,
                         height: max(1, Double(height) - top - headingHeight - margin))
-        // One column where every language's text fits it, else two, else three.
+        // One column where every language's text fits it, else two, else three; where none
+        // fits all, the one that cuts the fewest texts.
         let gap = (12 * s).rounded()
-        var chosen: [Rect] = []
+        var chosen: (tiles: [Rect], cut: Int)? = nil
         for columns in 1...3 {
-            chosen = Launcher.grid(count: exhibits.count, columns: columns, in: area, gap: gap)
-            let candidate = chosen
-            let allFit = text.languages.allSatisfy { language in
-                exhibits.indices.allSatisfy { i in
-                    Launcher.tileText(fonts: fonts, text: text, info: exhibits[i].profile, tile: candidate[i], language: language,
-                                      scale: s, legibleSize: legibleSize).fits
+            let candidate = Launcher.grid(count: exhibits.count, columns: columns, in: area, gap: gap)
+            var cut = 0
+            for language in text.languages {
+                for i in exhibits.indices where !Launcher.tileText(fonts: fonts, text: text, info: exhibits[i].profile, tile: candidate[i],
+                                                                   language: language, scale: s, legibleSize: legibleSize).fits {
+                    cut += 1
                 }
             }
-            if allFit { break }
+            if chosen == nil || cut < chosen!.cut { chosen = (candidate, cut) }
+            if cut == 0 { break }
         }
-        tiles = chosen
+        tiles = chosen?.tiles ?? []
         for (i, exhibit) in exhibits.enumerated() {
             gestures.add(TapGestureRecognizer(region: tiles[i], name: "open \(exhibit.name)") { tap in
                 if tap.state == .ended { open(exhibit) }
@@ -78,13 +80,27 @@ final class Launcher {
     static func tileText(fonts: FontSet, text: TextBook, info: ExhibitProfile, tile t: Rect, language: Language, scale s: Double,
                          legibleSize: Double) -> (title: TextBlock, instruction: TextBlock, origin: Vec2, instructionTop: Double,
                                                   titleBox: Rect, instructionBox: Rect, fits: Bool) {
-        let padX = (20 * s).rounded(), padY = (10 * s).rounded()
+        let minimumTitle = legibleSize * 1.3
+        let laid = tileText(fonts: fonts, text: text, info: info, tile: t, language: language, scale: s, legibleSize: legibleSize,
+                            titleSize: min(30 * s, max(minimumTitle, t.height * 0.3)))
+        // A narrow tile: a big title wraps into lines the instruction needs; the smallest
+        // legible title leaves it more.
+        if laid.fits || laid.title.size <= minimumTitle { return laid }
+        let smaller = tileText(fonts: fonts, text: text, info: info, tile: t, language: language, scale: s, legibleSize: legibleSize,
+                               titleSize: minimumTitle)
+        return smaller.fits ? smaller : laid
+    }
+
+    private static func tileText(fonts: FontSet, text: TextBook, info: ExhibitProfile, tile t: Rect, language: Language, scale s: Double,
+                                 legibleSize: Double, titleSize: Double)
+        -> (title: TextBlock, instruction: TextBlock, origin: Vec2, instructionTop: Double, titleBox: Rect, instructionBox: Rect, fits: Bool) {
+        // Narrow tiles (two or three columns) keep less of their width for padding.
+        let padX = min((20 * s).rounded(), (t.width * 0.06).rounded()), padY = (10 * s).rounded()
         let inner = Rect(x: t.minX + padX, y: t.minY + padY, width: max(1, t.width - 2 * padX), height: max(1, t.height - 2 * padY))
         let minimumTitle = legibleSize * 1.3
         // The title takes what it needs (one line at most sizes); the instruction the rest.
         let title = fonts.block(text.text(TextKey.title(info.name), in: language), in: Rect(x: 0, y: 0, width: inner.width, height: inner.height * 0.5),
-                                size: min(30 * s, max(minimumTitle, t.height * 0.3)), minimumSize: minimumTitle,
-                                bold: true, language: language.code)
+                                size: titleSize, minimumSize: minimumTitle, bold: true, language: language.code)
         let spacing = (4 * s).rounded()
         // A title that cannot fit keeps to its half: the instruction is not pushed out.
         let titleHeight = title.fits ? title.height : min(title.height, inner.height * 0.5)

@@ -365,6 +365,8 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation
         settings.width = width
         settings.height = height
         settings.initialExhibit = frameCase.exhibit
+        // A demo scene's exhibit is made as the attract loop makes it (its demo's seed).
+        settings.playsDemo = true
         settings.idleTimeout = nil
         settings.attractAfter = nil
         let app = KioskApp(settings: settings, fonts: fonts, log: Log(minimum: .error), start: 0)

@@ -107,6 +107,8 @@ func replay(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         stand.applyStand(to: &motion)
     }
     if let demo {
+        // The exhibit is made as the attract loop makes it for its demo.
+        settings.playsDemo = true
         // The stand's tiles, in its order and languages, where the replay will show them.
         records = DemoTraces.records(for: replayTarget(demo) ?? nil, settings: settings, fonts: fonts)
         recordCount = records.count

@@ -13,11 +13,11 @@ import VisitorText
         s.attractAfter = 60_000_000
     }
 
-    func control(_ r: ReplayResult, _ checkpoint: String, _ id: String) -> (center: Vec2, selected: Bool)? {
+    func control(_ r: ReplayResult, _ checkpoint: String, _ id: String) -> (center: Vec2, width: Double, selected: Bool)? {
         guard case .array(let controls)? = r.states[checkpoint]?["controls"],
               let c = controls.first(where: { r.string($0["id"]) == id }),
-              let x = r.number(c["x"]), let y = r.number(c["y"]) else { return nil }
-        return (Vec2(x, y), c["selected"] == .bool(true))
+              let x = r.number(c["x"]), let y = r.number(c["y"]), let w = r.number(c["width"]) else { return nil }
+        return (Vec2(x, y), w, c["selected"] == .bool(true))
     }
 
     /// The x-centre of the light text pixels inside `box` of a frame (tile text is white).
@@ -68,12 +68,15 @@ import VisitorText
         #expect(r.states["idle"]?["exhibit"] == .string("launcher"))
         #expect(r.states["idle"]?["language"] == .string("en"))
 
-        // The first tile's text reads from the left in English and from the right in Arabic.
+        // The first tile's text reads from the left in English and from the right in Arabic
+        // (however many tiles, in one column or more).
         let tile = try #require(control(r, "english", "exhibit.motion-cube"))
-        let box = PixelRect(x: 16, y: Int(tile.center.y) - 40, width: 448, height: 80)
+        let box = PixelRect(x: Int(tile.center.x - tile.width / 2), y: Int(tile.center.y) - 40, width: Int(tile.width), height: 80)
         let english = try #require(r.frames["english"].flatMap { textCentreX($0, in: box) })
         let arabic = try #require(r.frames["arabic"].flatMap { textCentreX($0, in: box) })
-        #expect(english < 200 && arabic > 280, "text centres: English \(english), Arabic \(arabic)")
+        let side = tile.width * 0.08
+        #expect(english < tile.center.x - side && arabic > tile.center.x + side,
+                "text centres: English \(english), Arabic \(arabic) in a tile centred at \(tile.center.x)")
         // The cradle's instruction changed with the language: the frames differ below the cradle.
         let a = try #require(r.frames["cradle-arabic"]), j = try #require(r.frames["cradle-japanese"])
         var differing = 0

@@ -108,6 +108,25 @@ import VisitorText
         }
     }
 
+    /// The launcher keeps every tile's text whole for one tile to six (columns where one
+    /// would make the tiles too short), in every language, on every screen. (Seven or eight
+    /// tiles cut motion-cube's French and German instruction at 480×800 and 720×1280.)
+    @Test(arguments: sizes.map { "\($0.0)x\($0.1)" })
+    func theLauncherFitsOneToSixTiles(size: String) throws {
+        let parts = size.split(separator: "x").compactMap { Int($0) }
+        let fonts = try FontSet()
+        var problems: [Problem] = []
+        for count in 1...6 {
+            let order = (0..<count).map { ExhibitRegistry.tiles[$0 % ExhibitRegistry.tiles.count] }
+            for code in Self.codes {
+                let app = Self.app(width: parts[0], height: parts[1], fonts: fonts, order: order)
+                app.selectLanguage(code)
+                problems += Self.problems(in: app, screen: "\(size) \(code) \(count) tiles")
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(8).map { $0.description }.joined(separator: "\n"))")
+    }
+
     @Test func aSmallHighDensityPanelGetsBiggerTextThatStillFits() throws {
         // 1080×1920 on 5.5 inches: 0.063 mm per pixel, so legible text is 40 px, more than the
         // 480-wide design scaled up (18 × 2.25 = 40.5 for instructions, 24 px labels → 54).

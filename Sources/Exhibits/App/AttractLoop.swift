@@ -8,6 +8,7 @@ final class AttractPlayback {
     let exhibit: ExhibitType
     var name: String { exhibit.name }
     private let frames: [TouchFrame]
+    private let playing: any Exhibit
     private let gestures: GestureEnvironment
     private let start: Microseconds
     private var next = 0
@@ -15,7 +16,8 @@ final class AttractPlayback {
     /// A pause after the demo's last touch, so that its ending can be seen.
     private let tail: Microseconds = 2_500_000
 
-    init(exhibit: ExhibitType, frames: [TouchFrame], gestures: GestureEnvironment, start: Microseconds) {
+    init(exhibit: ExhibitType, frames: [TouchFrame], playing: any Exhibit, gestures: GestureEnvironment, start: Microseconds) {
+        self.playing = playing
         self.exhibit = exhibit; self.frames = frames; self.gestures = gestures; self.start = start; now = start
     }
 
@@ -26,6 +28,8 @@ final class AttractPlayback {
             f.time += start
             // Device -1: no real touchscreen, so unplugging one never cancels the demo.
             for i in f.events.indices { f.events[i].time += start; f.events[i].device = -1 }
+            // As live touches reach it: the exhibit first, then its recognizers.
+            playing.touches(f)
             gestures.handle(f)
             next += 1
         }

@@ -31,6 +31,9 @@ extension KioskApp {
         /// Start where a running kiosk was at one of its restart points (a black-box dump's
         /// replay), with `seed` the generator's state there; nil: a fresh start.
         public var resuming: Resumption? = nil
+        /// The initial exhibit plays its demo (`replay --demo`): it is made as the attract
+        /// loop makes it, from its profile's `demoSeed` where it has one.
+        public var playsDemo = false
         public init() {}
 
         /// For replaying a trace: one exhibit with no idle reset or attract loop, or the whole

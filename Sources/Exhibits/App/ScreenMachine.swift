@@ -98,14 +98,16 @@ extension KioskApp {
     }
 
     /// Opens exhibit `type` fresh (also how an exhibit is reset).
-    public func open(_ type: ExhibitType) {
+    public func open(_ type: ExhibitType) { open(type, playingDemo: false) }
+
+    func open(_ type: ExhibitType, playingDemo: Bool) {
         let name = type.name
         endVisit()
         gestures.cancelAll(at: now)
         gestures = GestureEnvironment()
         chrome.forgetFingers()
         chrome.screenChanged()
-        let stream = SeededGenerator(seed: random.next())
+        let stream = KioskApp.exhibitGenerator(type, drawn: random.next(), playingDemo: playingDemo)
         let e = type.make(environment: environment(for: type), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
         showing = .exhibit(type, e)
@@ -125,10 +127,11 @@ extension KioskApp {
 
     func startAttract(_ type: ExhibitType) {
         gestures = GestureEnvironment()
-        let e = type.make(environment: environment(for: type), gestures: gestures, random: SeededGenerator(seed: random.next()))
+        let stream = KioskApp.exhibitGenerator(type, drawn: random.next(), playingDemo: true)
+        let e = type.make(environment: environment(for: type), gestures: gestures, random: stream)
         e.motion(gravity: gravity, altitude: altitude)
         let playback = AttractPlayback(exhibit: type, frames: type.demoFrames(width: settings.width, height: settings.height),
-                                       gestures: gestures, start: now)
+                                       playing: e, gestures: gestures, start: now)
         showing = .attract(playback, e)
     }
 
@@ -201,4 +204,12 @@ func earliest(_ a: Microseconds?, _ b: Microseconds?) -> Microseconds? {
     guard let a else { return b }
     guard let b else { return a }
     return min(a, b)
+}
+
+extension KioskApp {
+    /// An exhibit's own generator: its demo's seed while the demo plays, else `drawn` from the
+    /// kiosk's (drawn either way, so that what follows draws the same).
+    static func exhibitGenerator(_ type: ExhibitType, drawn: UInt64, playingDemo: Bool) -> SeededGenerator {
+        SeededGenerator(seed: playingDemo ? type.profile.demoSeed ?? drawn : drawn)
+    }
 }

@@ -12,6 +12,8 @@ let arabic: [String: String] = [
     "circle-draw.instruction": "ارسم دوائر، ثم انتقل إلى «تحريك» وادفعها بإصبعك",
     "grid-block.title": "مكعب الشبكة",
     "grid-block.instruction": "انقر للبدء، ثم اسحب إصبعك لتوجيه المكعب",
+    "tilt-maze.title": "متاهة الإمالة",
+    "tilt-maze.instruction": "أمِل الحامل أو اسحب الكرة حتى المربع الأخضر",
     "circle-draw.mode.draw": "رسم",
     "circle-draw.mode.delete": "حذف",
     "circle-draw.mode.move": "تحريك",

@@ -12,6 +12,8 @@ let english: [String: String] = [
     "circle-draw.instruction": "Draw circles, then switch to Move and flick them",
     "grid-block.title": "Grid Block",
     "grid-block.instruction": "Tap to start, swipe to steer the block",
+    "tilt-maze.title": "Tilt Maze",
+    "tilt-maze.instruction": "Tilt the stand or drag the ball to the green square",
     "circle-draw.mode.draw": "Draw",
     "circle-draw.mode.delete": "Delete",
     "circle-draw.mode.move": "Move",

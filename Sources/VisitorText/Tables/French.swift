@@ -12,6 +12,8 @@ let french: [String: String] = [
     "circle-draw.instruction": "Dessinez des cercles, puis passez à « Déplacer » et lancez-les",
     "grid-block.title": "Bloc sur la grille",
     "grid-block.instruction": "Touchez pour commencer, glissez le doigt pour guider le bloc",
+    "tilt-maze.title": "Dédale à incliner",
+    "tilt-maze.instruction": "Inclinez la borne ou faites glisser la bille jusqu’au carré vert",
     "circle-draw.mode.draw": "Dessiner",
     "circle-draw.mode.delete": "Effacer",
     "circle-draw.mode.move": "Déplacer",

@@ -12,6 +12,8 @@ let german: [String: String] = [
     "circle-draw.instruction": "Kreise zeichnen, dann zu „Bewegen“ wechseln und sie wegschnippen",
     "grid-block.title": "Block im Raster",
     "grid-block.instruction": "Zum Starten tippen, mit Wischen den Block lenken",
+    "tilt-maze.title": "Labyrinth zum Kippen",
+    "tilt-maze.instruction": "Das Pult neigen oder die Kugel ziehen, bis ins grüne Feld",
     "circle-draw.mode.draw": "Zeichnen",
     "circle-draw.mode.delete": "Löschen",
     "circle-draw.mode.move": "Bewegen",

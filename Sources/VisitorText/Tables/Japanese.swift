@@ -12,6 +12,8 @@ let japanese: [String: String] = [
     "circle-draw.instruction": "円をかいたら「動かす」に切りかえて、はじいてみよう",
     "grid-block.title": "グリッドブロック",
     "grid-block.instruction": "タップでスタート、スワイプでブロックを動かそう",
+    "tilt-maze.title": "かたむけめいろ",
+    "tilt-maze.instruction": "台をかたむけるか、ボールを指で引っぱって緑のマスまで運ぼう",
     "circle-draw.mode.draw": "かく",
     "circle-draw.mode.delete": "けす",
     "circle-draw.mode.move": "動かす",

@@ -12,6 +12,8 @@ let spanish: [String: String] = [
     "circle-draw.instruction": "Dibuja círculos, luego cambia a «Mover» y lánzalos",
     "grid-block.title": "Bloque en la cuadrícula",
     "grid-block.instruction": "Toca para empezar, desliza para guiar el bloque",
+    "tilt-maze.title": "Laberinto inclinable",
+    "tilt-maze.instruction": "Inclina el soporte o arrastra la bola hasta el cuadro verde",
     "circle-draw.mode.draw": "Dibujar",
     "circle-draw.mode.delete": "Borrar",
     "circle-draw.mode.move": "Mover",
