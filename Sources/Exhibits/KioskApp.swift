@@ -34,6 +34,9 @@ public final class KioskApp {
         public var languages = ["en"]
         /// The museum's own wording: language code → text key → text.
         public var textOverrides: [String: [String: String]] = [:]
+        /// A finger held unmoved (within 2 mm) this long is stuck (a fault, a leaning object),
+        /// not a visitor: it is dropped until it lifts (`[touch] stuck_seconds`); nil: never.
+        public var stuckTouchAfter: Microseconds? = 600_000_000
         /// The panel's pixel pitch from DRM, for a legible text size; nil: a 7-inch panel.
         public var millimetresPerPixel: Double? = nil
         /// Start where a running kiosk was at one of its restart points (a black-box dump's
@@ -131,16 +134,19 @@ public final class KioskApp {
     private var touchMarks: [Int: Vec2] = [:]
     private let tapAllowance = TapGestureRecognizer().allowableMovement
     private var lastActivity: Microseconds
-    /// Touches down now (by slot) and when each went down: a visitor holding a ball out is
-    /// still playing.
-    private var heldSince: [Int: Microseconds] = [:]
+    /// Touches down now (by slot), since when each has been held still and where: a visitor
+    /// holding a ball out is still playing.
+    private var heldSince: [Int: (time: Microseconds, at: Vec2)] = [:]
+    /// Fingers held still past `settings.stuckTouchAfter`: dropped (cancelled where they
+    /// went) and ignored until they lift.
+    private var stuckSlots: Set<Int> = []
     /// Gravity when the visitor last tilted clearly; noise around it is no activity.
     private var tiltReference: Vec2?
     /// A tilt change counts as a visitor from this much (g): about 3.5°, well above a
     /// filtered accelerometer's noise.
     static let tiltActivity = 0.06
-    /// A touch held longer is a stuck touch (a fault, a leaning object), not a visitor.
-    static let longestHeldTouch: Microseconds = 600_000_000
+    /// How far a finger may wander and still be held still (px): 2 mm on the glass.
+    private var stillAllowance: Double { 2 / (settings.millimetresPerPixel ?? 0.19) }
     private var gravity = Vec2(0, 1)
     private var altitude: Double? = nil
     private var counts: VisitorCounts
@@ -260,7 +266,7 @@ public final class KioskApp {
     public var visitorCounts: VisitorCounts {
         var c = counts
         c.showing = screenName
-        c.stuckTouches = heldSince.values.filter { now - $0 >= Self.longestHeldTouch }.count
+        c.stuckTouches = stuckSlots.count
         return c
     }
 
@@ -383,6 +389,7 @@ public final class KioskApp {
         if let locked = settings.locked { open(locked) } else { showLauncher() }
         lastActivity = now
         heldSince.removeAll()
+        stuckSlots.removeAll()
     }
 
     public func goHome() {
@@ -395,13 +402,24 @@ public final class KioskApp {
     // MARK: Input
 
     /// Touches of one libinput frame (portrait pixels).
-    public func handle(_ frame: TouchFrame) {
+    public func handle(_ input: TouchFrame) {
+        // A stuck finger's events are no one's until it lifts.
+        var frame = input
+        if !stuckSlots.isEmpty {
+            frame.events = []
+            for e in input.events {
+                guard stuckSlots.contains(e.slot) else { frame.events.append(e); continue }
+                if e.phase == .up || e.phase == .cancel { stuckSlots.remove(e.slot) }
+            }
+            if frame.events.isEmpty { return }
+        }
         lastActivity = max(lastActivity, frame.time)
         for e in frame.events {
             switch e.phase {
-            case .down: if heldSince[e.slot] == nil { heldSince[e.slot] = e.time }
+            case .down: if heldSince[e.slot] == nil { heldSince[e.slot] = (e.time, e.position) }
             case .up, .cancel: heldSince[e.slot] = nil
-            case .move: break
+            case .move:
+                if let held = heldSince[e.slot], e.position.distance(to: held.at) > stillAllowance { heldSince[e.slot] = (e.time, e.position) }
             }
         }
         let downs = frame.events.reduce(0) { $0 + ($1.phase == .down ? 1 : 0) }
@@ -422,6 +440,11 @@ public final class KioskApp {
             for e in frame.events where e.phase == .down { touchGoesToChrome[e.slot] = false }
             return
         }
+        route(frame)
+    }
+
+    /// Touches to the app's controls or to the screen, as each finger was decided when it landed.
+    private func route(_ frame: TouchFrame) {
         var toChrome: [TouchEvent] = []
         var toScreen: [TouchEvent] = []
         for e in frame.events {
@@ -473,8 +496,27 @@ public final class KioskApp {
         gestures.deviceRemoved(device, at: time)
         touchGoesToChrome.removeAll()
         heldSince.removeAll()
+        stuckSlots.removeAll()
         touchMarks.removeAll()
         chromePress.release()
+    }
+
+    /// Fingers held still past `settings.stuckTouchAfter` by `time` are cancelled where they
+    /// went and ignored until they lift; the visitor counts report them while they stay.
+    private func dropStuckTouches(at time: Microseconds) {
+        guard let after = settings.stuckTouchAfter else { return }
+        let stuck = heldSince.filter { time - $0.value.time >= after }.sorted { $0.key < $1.key }
+        guard !stuck.isEmpty else { return }
+        var cancels: [TouchEvent] = []
+        // Held still counted as play until now; idle is measured from here.
+        lastActivity = max(lastActivity, time)
+        for (slot, held) in stuck {
+            heldSince[slot] = nil
+            stuckSlots.insert(slot)
+            cancels.append(TouchEvent(slot: slot, phase: .cancel, position: held.at, time: time))
+        }
+        log.warning("\(stuck.count) touch\(stuck.count == 1 ? "" : "es") held still for \(after / 1_000_000) s: dropped as stuck until lifted")
+        route(TouchFrame(time: time, events: cancels))
     }
 
     public func motion(gravity g: Vec2, altitude a: Double?) {
@@ -497,6 +539,7 @@ public final class KioskApp {
     public func advance(to time: Microseconds) {
         guard time >= now else { return }
         now = time
+        dropStuckTouches(at: time)
         chromeGestures.advance(to: time)
         gestures.advance(to: time)
         switch showing {
@@ -558,10 +601,10 @@ public final class KioskApp {
     }
 
     /// The last moment a visitor was active: a touch, a clear tilt, or now while a finger is
-    /// held (for at most `longestHeldTouch`).
+    /// held (until it is stuck).
     private var latestActivity: Microseconds {
         var latest = lastActivity
-        for since in heldSince.values { latest = max(latest, min(now, since + Self.longestHeldTouch)) }
+        for held in heldSince.values { latest = max(latest, settings.stuckTouchAfter.map { min(now, held.time + $0) } ?? now) }
         return latest
     }
 
@@ -571,6 +614,7 @@ public final class KioskApp {
         if let d = gestures.nextDeadline { deadlines.append(d) }
         if let d = chromeGestures.nextDeadline { deadlines.append(d) }
         if let d = currentExhibit?.nextDeadline { deadlines.append(d) }
+        if let after = settings.stuckTouchAfter, let still = heldSince.values.map({ $0.time }).min() { deadlines.append(still + after) }
         switch showing {
         case .exhibit: if let idle = settings.idleTimeout { deadlines.append(latestActivity + idle) }
         case .launcher:

@@ -40,6 +40,8 @@ public final class FrameLoop {
 
     private var console: TextConsole?
     private var input: TouchInput?
+    /// Phantom taps (Platform/PhantomTapFilter.swift) never reach the content.
+    private var phantomTaps = PhantomTapFilter()
     private var sensors: MotionSensors?
     private var recorder: TraceRecorder?
     private var blackBox: BlackBox?
@@ -162,6 +164,7 @@ public final class FrameLoop {
     public func start(display: any Display, console: TextConsole? = nil) throws(SystemError) {
         self.display = display
         self.console = console
+        phantomTaps = PhantomTapFilter(millimetresPerPixel: display.millimetresPerPixel)
         if let note = console?.note { say(note) }
         if let fd = display.flipEventDescriptor {
             try loop.addReader(fd) { [unowned(unsafe) self] in self.flipEventsReady() }
@@ -219,7 +222,8 @@ public final class FrameLoop {
     /// One input event, as `TouchInput` translates it (or a replay produces it).
     public func deliver(_ event: InputEvent) {
         switch event {
-        case .touches(let frame):
+        case .touches(let panelFrame):
+            guard let frame = phantomTaps.filter(panelFrame) else { health.phantomTaps = phantomTaps.ignored; return }
             if let schedule = settings.schedule, !schedule.isOpen(at: max(frame.time, content.now)) {
                 guard let wakeFor = schedule.wakeFor else { return }   // closed: touches do nothing
                 let downs = frame.events.contains { $0.phase == .down }

@@ -23,6 +23,7 @@ extension KioskConfiguration {
         s.commissioningPress = exhibits.commissioningCornerPress ? 3_000_000 : nil
         s.languages = exhibits.languages
         s.textOverrides = text.overrides
+        s.stuckTouchAfter = touch.stuckSeconds > 0 ? .fromSeconds(touch.stuckSeconds) : nil
         return s
     }
 

@@ -21,6 +21,8 @@ public final class StandHealth {
     var displayOn = false
     /// Page flips whose completion never came (each time the mode was set again).
     var flipsLost = 0
+    /// Phantom taps the touch panel made and the kiosk ignored (`PhantomTapFilter`).
+    var phantomTaps = 0
     /// The process's resident memory when the metrics are written, KiB (0: unknown).
     var residentKilobytes = 0
     /// The process's start, seconds since 1970 (wall clock, read once).
@@ -73,6 +75,9 @@ public final class StandHealth {
         p.family("motionkiosk_display_flips_lost_total", .counter,
                  help: "Page flips whose completion never came within a second; the kiosk set the mode again each time.")
         p.sample("motionkiosk_display_flips_lost_total", [], Double(flipsLost))
+        p.family("motionkiosk_touch_phantom_total", .counter,
+                 help: "Phantom taps ignored: a panel's quiet taps repeating at one spot on a steady period.")
+        p.sample("motionkiosk_touch_phantom_total", [], Double(phantomTaps))
         p.family("motionkiosk_resident_memory_bytes", .gauge,
                  help: "The kiosk process's resident memory: it should stay flat over months.")
         p.sample("motionkiosk_resident_memory_bytes", [], residentKilobytes > 0 ? Double(residentKilobytes) * 1024 : .nan)
@@ -109,7 +114,7 @@ public final class StandHealth {
             p.sample("motionkiosk_idle_resets_total", [], Double(v.idleResets))
             p.family("motionkiosk_attract_conversions_total", .counter, help: "Attract-loop demos a visitor stopped by touching.")
             p.sample("motionkiosk_attract_conversions_total", [], Double(v.attractConversions))
-            p.family("motionkiosk_stuck_touches", .gauge, help: "Fingers held implausibly long (10 min or more): a stuck or phantom touch.")
+            p.family("motionkiosk_stuck_touches", .gauge, help: "Fingers held still longer than [touch] stuck_seconds (default 10 min), dropped until they lift: a stuck contact or a leaning object.")
             p.sample("motionkiosk_stuck_touches", [], Double(v.stuckTouches))
         }
 
