@@ -36,6 +36,11 @@ public final class DumbBufferDisplay: Display {
     private let drm: any DRMCalls
     private let clock: any Clock
     private let modesetting: any Modesetting
+    /// How the back buffer is turned into a scanout buffer: as `screen` says, or upright
+    /// when the plane turns the picture itself (`PlaneSetup`).
+    private let copyTransform: ScreenTransform
+    /// The plane turns the picture (180°) and the copy does not.
+    public var planeTurnsPicture: Bool { modesetting.setup.turnsPicture }
     private struct Scanout { var buffer: DRMDumbBuffer; var framebufferId: UInt32; var memory: UnsafeMutableRawPointer }
     private var scanouts: [Scanout]
     private var damage: BufferDamage
@@ -119,7 +124,9 @@ public final class DumbBufferDisplay: Display {
             let (chosen, note) = try openModesetting(drm: drm, fd: fd, card: card, choice: choice, allowAtomic: allowAtomic,
                                                      firstFramebuffer: made[0].framebufferId)
             modesetting = chosen
+            copyTransform = chosen.setup.copyTransform(for: choice.screen)
             if let note { notes.append(note) }
+            if chosen.setup.turnsPicture { notes.append("the plane turns the picture 180° in hardware; no software rotation") }
         } catch {
             Self.release(made, system: system, drm: drm, fd: fd)
             throw error
@@ -168,7 +175,7 @@ public final class DumbBufferDisplay: Display {
             guard let target = freeBuffer() else { return }
             let owed = damage.take(for: target)
             let s = scanouts[target]
-            rotateCopy(from: backBuffer, rects: owed, to: s.memory, pitch: s.buffer.pitch, format: format, transform: screen)
+            rotateCopy(from: backBuffer, rects: owed, to: s.memory, pitch: s.buffer.pitch, format: format, transform: copyTransform)
             if flip.pending != nil { try waitForFlip() }
             try submit(target)
         } catch {

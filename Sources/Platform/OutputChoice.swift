@@ -56,6 +56,8 @@ public struct DRMOutputChoice: Sendable {
     /// The primary plane for the CRTC; nil on drivers without universal planes.
     public var plane: DRMPlane?
     public var rotation: PanelRotation
+    /// The card's other planes that can show on the CRTC (the modeset takes those that do off).
+    public var otherPlanes: [DRMPlane] = []
     public var screen: ScreenTransform { ScreenTransform(panelWidth: mode.width, panelHeight: mode.height, rotation: rotation) }
 }
 
@@ -184,7 +186,9 @@ public func chooseOutput(card: DRMCard, config: DRMDisplayConfiguration) throws(
     }
     let rotation = panelRotation(config.orientation, panelOrientation: connector.panelOrientation,
                                  width: mode.width, height: mode.height)
-    return DRMOutputChoice(connector: connector, mode: mode, crtc: card.crtcs[ci], crtcIndex: ci, plane: plane, rotation: rotation)
+    let others = card.planes.filter { $0.id != plane?.id && $0.possibleCrtcs & (1 << UInt32(ci)) != 0 }
+    return DRMOutputChoice(connector: connector, mode: mode, crtc: card.crtcs[ci], crtcIndex: ci, plane: plane, rotation: rotation,
+                           otherPlanes: others)
 }
 
 /// "800x480" or "800x480@60" (refresh rounded to whole hertz).

@@ -120,14 +120,26 @@ public final class FakeDRM: DRMCalls {
         master = true
     }
     public func dropMaster(fd: Int32) { calls.append("dropMaster") }
+    /// Decides whether CREATE_DUMB call number `call` (from 1) at this size fails, and with
+    /// which errno (scarce CMA answers ENOMEM); nil: it succeeds.
+    public var dumbBufferFailure: ((_ call: Int, _ width: Int, _ height: Int) -> Int32?)?
+    public private(set) var dumbBufferCalls = 0
+    /// Dumb buffers alive, in the order made (the display maps each right after), and the
+    /// framebuffer made over each.
+    public private(set) var dumbHandles: [UInt32] = []
+    public private(set) var framebufferHandles: [UInt32: UInt32] = [:]
     public func createDumbBuffer(fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws(SystemError) -> DRMDumbBuffer {
+        dumbBufferCalls += 1
+        if let e = dumbBufferFailure?(dumbBufferCalls, width, height) { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_CREATE_DUMB \(width)x\(height)") }
         nextId += 1
+        dumbHandles.append(nextId)
         let pitch = (width * bitsPerPixel / 8 + 63) & ~63
         return DRMDumbBuffer(handle: nextId, pitch: pitch, size: pitch * height, mapOffset: 0)
     }
-    public func destroyDumbBuffer(fd: Int32, handle: UInt32) { calls.append("destroyDumb") }
+    public func destroyDumbBuffer(fd: Int32, handle: UInt32) { calls.append("destroyDumb"); dumbHandles.removeAll { $0 == handle } }
     public func addFramebuffer(fd: Int32, width: Int, height: Int, fourcc: UInt32, handle: UInt32, pitch: Int) throws(SystemError) -> UInt32 {
         nextId += 1
+        framebufferHandles[nextId] = handle
         return nextId
     }
     public func removeFramebuffer(fd: Int32, id: UInt32) { calls.append("rmfb") }
@@ -142,10 +154,47 @@ public final class FakeDRM: DRMCalls {
         flips.append(bufferId)
         onFlip?(fd, userData)
     }
+    /// Refuses an atomic request (TEST_ONLY or not) with an errno, as a driver refuses a
+    /// state it cannot scan out; nil: accepted.
+    public var atomicRefusal: (([DRMPropertyValue]) -> Int32?)?
+    /// Object id → property id → value, as the card's planes started and the committed
+    /// (not TEST_ONLY) atomic requests and legacy property sets left them.
+    public private(set) var state: [UInt32: [UInt32: UInt64]] = [:]
+    private var stateRead = false
+    /// The card's starting plane state, once.
+    private func readState() {
+        if stateRead { return }
+        stateRead = true
+        for p in card.planes {
+            for (name, value) in p.values { if let id = p.propertyIds[name] { state[p.id, default: [:]][id] = value } }
+        }
+    }
+    /// A plane's property by name as the card holds it now.
+    public func planeValue(_ plane: UInt32, _ name: String) -> UInt64? {
+        readState()
+        guard let p = card.planes.first(where: { $0.id == plane }), let id = p.propertyIds[name] else { return nil }
+        return state[plane]?[id]
+    }
     public func atomicCommit(fd: Int32, _ values: [DRMPropertyValue], flags: UInt32, userData: UInt64) throws(SystemError) {
         if let e = atomicError { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_ATOMIC") }
+        if let e = atomicRefusal?(values) { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_ATOMIC") }
         atomicCommits.append((values, flags, userData))
+        if flags & 0x0100 == 0 {
+            readState()
+            for v in values { state[v.objectId, default: [:]][v.propertyId] = v.value }
+        }
         if flags & 0x01 != 0 { onFlip?(fd, userData) }
+    }
+    public var planePropertyError: ((_ plane: UInt32, _ property: UInt32, _ value: UInt64) -> Int32?)?
+    public func setPlaneProperty(fd: Int32, planeId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError) {
+        if let e = planePropertyError?(planeId, propertyId, value) { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_OBJ_SETPROPERTY") }
+        readState()
+        state[planeId, default: [:]][propertyId] = value
+    }
+    public func disablePlane(fd: Int32, planeId: UInt32) throws(SystemError) {
+        readState()
+        guard let p = card.planes.first(where: { $0.id == planeId }) else { return }
+        for name in ["FB_ID", "CRTC_ID"] { if let id = p.propertyIds[name] { state[planeId, default: [:]][id] = 0 } }
     }
     public var connectorProperties: [(connector: UInt32, property: UInt32, value: UInt64)] = []
     public func setConnectorProperty(fd: Int32, connectorId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError) {
