@@ -129,6 +129,7 @@ extension KioskConfiguration {
         if !display.card.isEmpty { s.drm.cardPath = display.card }
         if !display.connector.isEmpty { s.drm.connectorName = display.connector }
         if let m = display.mode { s.drm.mode = m.description }
+        s.drm.maxPixels = display.maxPixels
         s.drm.orientation = OrientationSetting(display.rotation.rawValue) ?? .auto
         if display.format != .auto { s.drm.format = PixelFormat(rawValue: display.format.rawValue) ?? .xrgb8888 }
         s.virtualWidth = display.virtualSize.width

@@ -41,12 +41,28 @@ public func openDRMDisplay(config: DRMDisplayConfiguration, system: any SystemCa
             guard system.lockExclusively(fd) else { throw DisplaySetupError.cardInUse(card: path) }
             let card: DRMCard
             do { card = try drm.readCard(fd: fd, path: path) } catch { throw DisplaySetupError.failed(error) }
-            let choice = try chooseOutput(card: card, config: config)
+            var choice = try chooseOutput(card: card, config: config)
             if !drm.isMaster(fd: fd) {
                 do { try drm.setMaster(fd: fd) } catch { throw DisplaySetupError.notMaster(card: path) }
             }
-            return try DumbBufferDisplay(system: system, drm: drm, clock: clock, fd: fd, card: card, choice: choice,
-                                         format: config.format, bufferCount: config.bufferCount, allowAtomic: config.allowAtomic)
+            // Short of scanout memory for one buffer: the next smaller mode, and so on.
+            var refused: [String] = []
+            while true {
+                do throws(DisplaySetupError) {
+                    let display = try DumbBufferDisplay(system: system, drm: drm, clock: clock, fd: fd, card: card, choice: choice,
+                                                        format: config.format, bufferCount: config.bufferCount, allowAtomic: config.allowAtomic)
+                    if !refused.isEmpty {
+                        display.note("no memory for a scanout buffer at \(refused.joined(separator: ", ")); using \(choice.mode)")
+                    }
+                    return display
+                } catch {
+                    guard case .noScanoutMemory = error, let smaller = smallerMode(than: choice.mode, in: choice.connector.modes) else { throw error }
+                    refused.append(choice.mode.description)
+                    choice.mode = smaller
+                    choice.rotation = panelRotation(config.orientation, panelOrientation: choice.connector.panelOrientation,
+                                                    width: smaller.width, height: smaller.height)
+                }
+            }
         } catch {
             system.close(fd)
             errors.append(error)

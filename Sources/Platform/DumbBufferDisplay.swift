@@ -31,6 +31,10 @@ public final class DumbBufferDisplay: Display {
     public private(set) var lastShownAt: Microseconds?
     /// What happened on the way that the user may want to know ("atomic TEST_ONLY refused: …").
     public private(set) var notes: [String] = []
+    /// Scanout buffers asked for and made: fewer when the kernel ran short of memory for
+    /// them (one buffer shows frames as they are copied, tearing where they move).
+    public let scanoutBuffersWanted: Int
+    public var scanoutBuffers: Int { scanouts.count }
 
     private let system: any SystemCalls
     private let drm: any DRMCalls
@@ -103,23 +107,34 @@ public final class DumbBufferDisplay: Display {
         screen = choice.screen
         saved = choice.crtc
         backBuffer = PixelBuffer(width: screen.portraitWidth, height: screen.portraitHeight, format: .xrgb8888)
-        let count = min(3, max(2, bufferCount))
-        damage = BufferDamage(bufferCount: count, bounds: backBuffer.bounds)
+        let count = min(3, max(1, bufferCount))
+        scanoutBuffersWanted = count
         pacing = FramePacing(refreshMilliHertz: choice.mode.refreshMilliHertz)
         let cardName = card.path.split(separator: "/").last.map(String.init) ?? card.path
         name = "DRM \(cardName) \(choice.connector.name) \(choice.mode) rotation \(choice.rotation.rawValue) \(format.rawValue)"
 
         // Until `modesetting` is chosen the display is not whole: a failure here frees what
         // was made and leaves closing the card to the caller.
+        // Scanout memory is scarce on some boards (vc4 allocates from CMA): fewer buffers
+        // rather than none, and no buffer at all is for the caller to try a smaller mode.
         var made: [Scanout] = []
-        do throws(SystemError) {
-            for _ in 0..<count {
+        var shortage: SystemError?
+        for _ in 0..<count {
+            do throws(SystemError) {
                 made.append(try Self.makeScanout(system: system, drm: drm, fd: fd, mode: choice.mode, format: format))
+            } catch {
+                shortage = error
+                break
             }
-        } catch {
-            Self.release(made, system: system, drm: drm, fd: fd)
-            throw DisplaySetupError.modesetting(error, card: card.path)
         }
+        if made.isEmpty, let shortage {
+            if shortage.errno == EACCES || shortage.errno == EPERM { throw DisplaySetupError.notMaster(card: card.path) }
+            throw DisplaySetupError.noScanoutMemory(shortage, mode: choice.mode.description)
+        }
+        if let shortage {
+            notes.append("warning: only \(made.count) of \(count) scanout buffers could be made at \(choice.mode) (\(shortage)); \(made.count == 1 ? "frames are copied into the buffer on the screen and may tear" : "frames may wait for the screen")")
+        }
+        damage = BufferDamage(bufferCount: made.count, bounds: backBuffer.bounds)
         do throws(DisplaySetupError) {
             let (chosen, note) = try openModesetting(drm: drm, fd: fd, card: card, choice: choice, allowAtomic: allowAtomic,
                                                      firstFramebuffer: made[0].framebufferId)
@@ -135,6 +150,9 @@ public final class DumbBufferDisplay: Display {
     }
 
     deinit { restore() }
+
+    /// Adds to `notes` (what opening the display went through).
+    func note(_ text: String) { notes.append(text) }
 
     /// One dumb buffer at the mode's size, its framebuffer and its mapping; on failure
     /// nothing of it is left.
@@ -171,6 +189,10 @@ public final class DumbBufferDisplay: Display {
         damage.record(rects)
         if modeSet && rects.allSatisfy({ $0.intersection(backBuffer.bounds).isEmpty }) { return }
         do throws(SystemError) {
+            if scanouts.count == 1 && modeSet {
+                try presentIntoShownBuffer()
+                return
+            }
             if flip.pending != nil && freeBuffer() == nil { try waitForFlip() }
             guard let target = freeBuffer() else { return }
             let owed = damage.take(for: target)
@@ -181,6 +203,18 @@ public final class DumbBufferDisplay: Display {
         } catch {
             throw DisplayError(DisplaySetupError.modesetting(error, card: cardPath).description)
         }
+    }
+
+    /// One buffer only: the frame is copied into the buffer on the screen (no flip; it shows
+    /// as it is copied).
+    private func presentIntoShownBuffer() throws(SystemError) {
+        if flip.pending != nil { try waitForFlip() }
+        let s = scanouts[0]
+        rotateCopy(from: backBuffer, rects: damage.take(for: 0), to: s.memory, pitch: s.buffer.pitch, format: format, transform: copyTransform)
+        flip = .idle(front: 0)
+        framesShown += 1
+        lastShownAt = clock.now
+        pacing.submitted(at: clock.now, awaitingFlip: false)
     }
 
     private func freeBuffer() -> Int? {

@@ -154,11 +154,12 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     case .drm(let drm):
         log.info("\(drm.name), \(drm.usesAtomic ? "atomic" : "legacy") modesetting")
         for note in drm.notes { log.info(note) }
+        frames.health.scanoutBuffers = drm.scanoutBuffers
         start(drm, controllingConsole())
     case .waitForHotplug(let why):
         do {
             hotplug = try waitForDisplay(why, settings: display, udev: udev, loop: frames.loop, clock: clock,
-                                         say: { log.warning($0) }, start: { start($0, controllingConsole()) })
+                                         say: { log.warning($0) }, start: { frames.health.scanoutBuffers = $0.scanoutBuffers; start($0, controllingConsole()) })
         } catch { throw KioskError(error.description) }
     case .virtual:
         let panel = display.virtualPanel(clock: clock)

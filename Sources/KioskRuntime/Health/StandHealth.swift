@@ -21,6 +21,9 @@ public final class StandHealth {
     var displayOn = false
     /// Page flips whose completion never came (each time the mode was set again).
     var flipsLost = 0
+    /// Scanout buffers the DRM display made (fewer than asked when memory was short); nil on
+    /// the virtual panel.
+    public var scanoutBuffers: Int?
     /// Phantom taps the touch panel made and the kiosk ignored (`PhantomTapFilter`).
     var phantomTaps = 0
     /// The process's resident memory when the metrics are written, KiB (0: unknown).
@@ -75,6 +78,11 @@ public final class StandHealth {
         p.family("motionkiosk_display_flips_lost_total", .counter,
                  help: "Page flips whose completion never came within a second; the kiosk set the mode again each time.")
         p.sample("motionkiosk_display_flips_lost_total", [], Double(flipsLost))
+        if let buffers = scanoutBuffers {
+            p.family("motionkiosk_display_scanout_buffers", .gauge,
+                     help: "Scanout buffers the display cycles through; 1 when the kernel had no memory for more (frames may tear).")
+            p.sample("motionkiosk_display_scanout_buffers", [], Double(buffers))
+        }
         p.family("motionkiosk_touch_phantom_total", .counter,
                  help: "Phantom taps ignored: a panel's quiet taps repeating at one spot on a steady period.")
         p.sample("motionkiosk_touch_phantom_total", [], Double(phantomTaps))
