@@ -40,7 +40,12 @@ public func openDRMDisplay(config: DRMDisplayConfiguration, system: any SystemCa
             // with the descriptor, so a killed kiosk never leaves it behind.
             guard system.lockExclusively(fd) else { throw DisplaySetupError.cardInUse(card: path) }
             let card: DRMCard
-            do { card = try drm.readCard(fd: fd, path: path) } catch { throw DisplaySetupError.failed(error) }
+            do { card = try drm.readCard(fd: fd, path: path) } catch {
+                // drmModeGetResources answers EOPNOTSUPP on a render-only card (v3d).
+                if error.errno == EOPNOTSUPP { throw DisplaySetupError.renderOnly(card: path) }
+                throw DisplaySetupError.failed(error)
+            }
+            if card.connectors.isEmpty { throw DisplaySetupError.renderOnly(card: path) }
             var choice = try chooseOutput(card: card, config: config)
             if !drm.isMaster(fd: fd) {
                 do { try drm.setMaster(fd: fd) } catch { throw DisplaySetupError.notMaster(card: path) }
@@ -73,13 +78,14 @@ public func openDRMDisplay(config: DRMDisplayConfiguration, system: any SystemCa
         throw e
     }
     if let e = errors.first(where: { if case .noConnectedConnector = $0 { return true }; return false }) { throw e }
+    if let e = errors.first(where: { if case .renderOnly = $0 { return true }; return false }) { throw e }
     throw errors.first ?? .noCard
 }
 
 /// Whether an error means "wait for a display to be plugged in" rather than "give up".
 public func isWaitingForHotplug(_ error: DisplaySetupError) -> Bool {
     switch error {
-    case .noConnectedConnector, .connectorNotConnected, .noCard: return true
+    case .noConnectedConnector, .connectorNotConnected, .noCard, .renderOnly: return true
     default: return false
     }
 }

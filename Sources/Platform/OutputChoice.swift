@@ -74,6 +74,9 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
     case noCrtc(connector: String)
     case formatUnsupported(connector: String, format: PixelFormat)
     case notMaster(card: String)
+    /// A render-only GPU (the Pi 4/5's v3d): no connectors, GETRESOURCES unsupported. Its
+    /// display card may not have appeared yet.
+    case renderOnly(card: String)
     /// The kernel refused even one scanout buffer at this mode (no CMA left on a Pi 0–4).
     case noScanoutMemory(SystemError, mode: String)
     /// Another motionkiosk drives this card (it holds the card's lock).
@@ -102,6 +105,8 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
             return "the primary plane of \(connector) cannot scan out \(format.rawValue); try --format \(format == .rgb565 ? "xrgb8888" : "rgb565")"
         case .cardInUse(let card):
             return "\(card) is in use by another motionkiosk (the service? see systemctl status motionkiosk); stop it first, or give this one --display virtual"
+        case .renderOnly(let card):
+            return "\(card) is a render-only GPU (no display connectors, like the Pi's v3d); no display card yet"
         case .noScanoutMemory(let error, let mode):
             return "no memory for a \(mode) scanout buffer (\(error)); on a Pi 0–4 raise the CMA size (dtoverlay=vc4-kms-v3d,cma-512) or choose a smaller [display] mode"
         case .notMaster(let card):

@@ -108,7 +108,13 @@ public final class FakeDRM: DRMCalls {
 
     public init(card: DRMCard) { self.card = card }
 
+    /// Cards by device path where a test has more than one (else every path reads `card`),
+    /// and paths whose GETRESOURCES fails with an errno (a render-only v3d: EOPNOTSUPP).
+    public var cardsByPath: [String: DRMCard] = [:]
+    public var readCardErrors: [String: Int32] = [:]
     public func readCard(fd: Int32, path: String) throws(SystemError) -> DRMCard {
+        if let e = readCardErrors[path] { throw SystemError(errno: e, attempt: "DRM_IOCTL_MODE_GETRESOURCES on \(path)") }
+        if let c = cardsByPath[path] { return c }
         var c = card
         c.path = path
         return c
