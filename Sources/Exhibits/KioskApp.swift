@@ -1,6 +1,7 @@
 import Diagnostics
 import Geometry
 import Gestures
+import Platform
 import Raster
 import Trace
 import VisitorText
@@ -37,6 +38,11 @@ public final class KioskApp {
         /// A finger held unmoved (within 2 mm) this long is stuck (a fault, a leaning object),
         /// not a visitor: it is dropped until it lifts (`[touch] stuck_seconds`); nil: never.
         public var stuckTouchAfter: Microseconds? = 600_000_000
+        /// How the panel's touch reports are put right (`[touch] transform` and `calibration`),
+        /// and how the picture sits on the panel (set from the display): the calibration
+        /// screen fits through both.
+        public var touchCalibration = TouchCalibration.identity
+        public var panelScreen: ScreenTransform? = nil
         /// The panel's pixel pitch from DRM, for a legible text size; nil: a 7-inch panel.
         public var millimetresPerPixel: Double? = nil
         /// Start where a running kiosk was at one of its restart points (a black-box dump's
@@ -289,6 +295,7 @@ public final class KioskApp {
         var e = ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options,
                                    log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
         e.devices = settings.devices
+        e.touchPanel = settings.panelScreen.map { TouchPanel(screen: $0, calibration: settings.touchCalibration) }
         e.chrome = languageBar.frames
         e.text = text
         e.legibleTextSize = legibleTextSize

@@ -188,7 +188,8 @@ public final class FrameLoop {
     /// display's screen transform. Call after `start`.
     public func attachInput(_ source: any InputEventSource) throws(SystemError) {
         guard let display else { return }
-        let touch = TouchInput(source: source, screen: display.screen, mouseIsFinger: settings.mouseIsFinger) { [unowned(unsafe) self] in self.deliver($0) }
+        let touch = TouchInput(source: source, screen: display.screen, mouseIsFinger: settings.mouseIsFinger,
+                               calibration: settings.touchCalibration) { [unowned(unsafe) self] in self.deliver($0) }
         input = touch
         try loop.addReader(source.fd) { touch.dispatch() }
         touch.dispatch()
@@ -809,6 +810,8 @@ public struct FrameLoopSettings {
     public var escapeLeaves = true
     /// A mouse acts as one finger (`[input] mouse_as_finger`).
     public var mouseIsFinger = true
+    /// `[touch] transform` and `calibration`, applied to touch before the screen's rotation.
+    public var touchCalibration = TouchCalibration.identity
     /// Where the loop's own lines go (the test pattern writes them to stdout at once);
     /// nil: the log at info level.
     public var say: ((String) -> Void)?

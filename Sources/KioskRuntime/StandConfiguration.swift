@@ -24,6 +24,7 @@ extension KioskConfiguration {
         s.languages = exhibits.languages
         s.textOverrides = text.overrides
         s.stuckTouchAfter = touch.stuckSeconds > 0 ? .fromSeconds(touch.stuckSeconds) : nil
+        s.touchCalibration = touchCalibration
         return s
     }
 
@@ -115,6 +116,11 @@ extension KioskConfiguration {
         c.shakeThreshold = s.shakeThreshold
         c.barometer = s.barometer != "none"
         return c
+    }
+
+    /// `[touch] transform` then `calibration` (checked when the file was read).
+    public var touchCalibration: TouchCalibration {
+        TouchCalibration(transform: touch.transform.rawValue, calibration: touch.calibration) ?? .identity
     }
 
     /// Where frames go, as the file says; the virtual panel has the configured size (a

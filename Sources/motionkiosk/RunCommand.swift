@@ -72,6 +72,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     loopSettings.summaryIntervalSeconds = configuration.logging.summaryIntervalSeconds
     loopSettings.notifier = notifier
     loopSettings.mouseIsFinger = configuration.input.mouseAsFinger
+    loopSettings.touchCalibration = configuration.touchCalibration
     loopSettings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
     loopSettings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
     loopSettings.schedule = configuration.schedule(wallClock: StandWallClock.system(monotonicNow: { clock.now }))
