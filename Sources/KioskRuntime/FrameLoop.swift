@@ -758,6 +758,25 @@ public final class FrameLoop {
         say("metrics: \(path) removed ([metrics] path changed)")
     }
 
+    /// The display's screen went or came (the hotplug handler, Platform/ConnectorWatch.swift).
+    public func displayConnectorChanged(_ change: DumbBufferDisplay.ConnectorChange) {
+        switch change {
+        case .unchanged: return
+        case .gone:
+            say("display: the screen went away; running dark until it comes back")
+            health.displayOn = false
+            health.screenLosses += 1
+        case .back:
+            say("display: the screen is back; showing the current picture")
+            health.displayOn = display?.isPoweredOn ?? true
+            presentWhole = true
+            wake()
+        case .otherMode(let mode):
+            say("display: the screen came back as \(mode); starting again for its size")
+            leaveToStartAgain()
+        }
+    }
+
     /// Leaves the loop, gives the display and devices back, and marks the process for
     /// starting again (`startsAgain`); the caller then replaces the process image.
     public func leaveToStartAgain() {

@@ -80,6 +80,46 @@ public final class DumbBufferDisplay: Display {
 
     public private(set) var isPoweredOn = true
 
+    /// Whether the connector has a screen on it (false after a hotplug took it away).
+    public private(set) var connectorPresent = true
+
+    /// What a hotplug did to this display's connector.
+    public enum ConnectorChange: Equatable, Sendable {
+        case unchanged
+        /// Unplugged or switched off: frames are kept back until it returns.
+        case gone
+        /// Back with our mode: the next frame sets the mode again and shows the whole picture.
+        case back
+        /// Back, or still there, without our mode (another screen): the display must be
+        /// opened anew at this mode.
+        case otherMode(DRMMode)
+    }
+
+    /// Reads the connector again (call on a DRM uevent). Errors reading the card count as
+    /// no change: the next uevent looks again.
+    public func connectorChanged(config: DRMDisplayConfiguration = DRMDisplayConfiguration()) -> ConnectorChange {
+        guard !restored, let card = try? drm.readCard(fd: fd, path: cardPath),
+              let connector = card.connectors.first(where: { $0.id == choice.connector.id }) else { return .unchanged }
+        let connected = connector.connection != .disconnected && !connector.modes.isEmpty
+        if !connected {
+            guard connectorPresent else { return .unchanged }
+            connectorPresent = false
+            // A flip in flight to a screen that went away may never complete.
+            if flip.pending != nil { giveUpFlip() }
+            return .gone
+        }
+        if !connector.modes.contains(where: { $0.width == choice.mode.width && $0.height == choice.mode.height
+                                                && $0.refreshMilliHertz == choice.mode.refreshMilliHertz }) {
+            connectorPresent = false
+            return .otherMode(chooseMode(connector.modes, maxPixels: config.maxPixels))
+        }
+        guard !connectorPresent else { return .unchanged }
+        connectorPresent = true
+        modeSet = false
+        damage.record([backBuffer.bounds])
+        return .back
+    }
+
     /// Off: as the modesetting path darkens a panel; the scanout buffers stay. On: the next
     /// frame sets the mode again and shows everything.
     public func setPower(_ on: Bool) throws(DisplayError) {
@@ -176,6 +216,8 @@ public final class DumbBufferDisplay: Display {
     /// Whether a frame may go out now (see `FramePacing`); a flip overdue by then is given up.
     public func frameDecision() -> FramePacing.Decision {
         let now = clock.now
+        // No screen: nothing to show, and no hurry (a hotplug brings it back).
+        if !connectorPresent { return .waitUntil(now + 1_000_000) }
         if flip.pending != nil && pacing.flipOverdue(now: now) { giveUpFlip() }
         return pacing.decide(now: now)
     }
@@ -187,6 +229,7 @@ public final class DumbBufferDisplay: Display {
     public func present(damage rects: [PixelRect]) throws(DisplayError) {
         if restored { return }
         damage.record(rects)
+        if !connectorPresent { return }
         if modeSet && rects.allSatisfy({ $0.intersection(backBuffer.bounds).isEmpty }) { return }
         do throws(SystemError) {
             if scanouts.count == 1 && modeSet {

@@ -151,23 +151,30 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
         }
     }
     var hotplug: DRMHotplugWait?
+    // The screen coming and going while the kiosk runs (Platform/ConnectorWatch.swift).
+    var connectorWatch: ConnectorWatch?
+    let watchConnector: (DumbBufferDisplay) -> Void = { drm in
+        guard let udev else { return }
+        connectorWatch = try? ConnectorWatch(udev: udev, loop: frames.loop, display: drm, config: display.drm) { frames.displayConnectorChanged($0) }
+    }
     switch choice {
     case .drm(let drm):
         log.info("\(drm.name), \(drm.usesAtomic ? "atomic" : "legacy") modesetting")
         for note in drm.notes { log.info(note) }
         frames.health.scanoutBuffers = drm.scanoutBuffers
         start(drm, controllingConsole())
+        watchConnector(drm)
     case .waitForHotplug(let why):
         do {
             hotplug = try waitForDisplay(why, settings: display, udev: udev, loop: frames.loop, clock: clock,
-                                         say: { log.warning($0) }, start: { frames.health.scanoutBuffers = $0.scanoutBuffers; start($0, controllingConsole()) })
+                                         say: { log.warning($0) }, start: { frames.health.scanoutBuffers = $0.scanoutBuffers; start($0, controllingConsole()); watchConnector($0) })
         } catch { throw KioskError(error.description) }
     case .virtual:
         let panel = display.virtualPanel(clock: clock)
         log.info("running on the virtual panel (\(panel.name)) as asked")
         start(panel, nil)
     }
-    defer { _ = hotplug }
+    defer { _ = hotplug; _ = connectorWatch }
     do { try frames.run() } catch { throw KioskError("\(error)") }
     if frames.startsAgain { startAgainInPlace(log: log) }
     if let stateFile = c.string("state-file"), let app = scene.app {

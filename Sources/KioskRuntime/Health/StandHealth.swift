@@ -24,6 +24,8 @@ public final class StandHealth {
     /// Scanout buffers the DRM display made (fewer than asked when memory was short); nil on
     /// the virtual panel.
     public var scanoutBuffers: Int?
+    /// Times the display's screen went away (unplugged, switched off) while the kiosk ran.
+    var screenLosses = 0
     /// Phantom taps the touch panel made and the kiosk ignored (`PhantomTapFilter`).
     var phantomTaps = 0
     /// The process's resident memory when the metrics are written, KiB (0: unknown).
@@ -83,6 +85,9 @@ public final class StandHealth {
                      help: "Scanout buffers the display cycles through; 1 when the kernel had no memory for more (frames may tear).")
             p.sample("motionkiosk_display_scanout_buffers", [], Double(buffers))
         }
+        p.family("motionkiosk_display_screen_lost_total", .counter,
+                 help: "Times the screen went away (HDMI unplugged, monitor off) while the kiosk ran; it ran dark until the screen came back.")
+        p.sample("motionkiosk_display_screen_lost_total", [], Double(screenLosses))
         p.family("motionkiosk_touch_phantom_total", .counter,
                  help: "Phantom taps ignored: a panel's quiet taps repeating at one spot on a steady period.")
         p.sample("motionkiosk_touch_phantom_total", [], Double(phantomTaps))
