@@ -79,6 +79,7 @@ public final class AtomicModesetting: Modesetting {
 
     /// The console's setup is a legacy one; SetCrtc puts it back on an atomic driver too.
     public func restore(_ saved: DRMCrtc) throws(SystemError) {
+        PlaneSetup.restore(choice.plane, drm: drm, fd: fd)
         try setCrtcBack(saved, connectorId: choice.connector.id, drm: drm, fd: fd)
     }
 

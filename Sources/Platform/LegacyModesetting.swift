@@ -62,6 +62,7 @@ public final class LegacyModesetting: Modesetting {
     }
 
     public func restore(_ saved: DRMCrtc) throws(SystemError) {
+        PlaneSetup.restore(choice.plane, drm: drm, fd: fd)
         try setCrtcBack(saved, connectorId: choice.connector.id, drm: drm, fd: fd)
     }
 

@@ -59,6 +59,24 @@ public struct PlaneSetup: Sendable, Equatable {
         return out
     }
 
+    /// The standard properties `knownState` sets, at the values the plane had when the card
+    /// was read (the console's `rotate=180` goes back with its framebuffer on leaving).
+    public static func previousState(of plane: DRMPlane) -> [(property: UInt32, value: UInt64)] {
+        ["rotation", "alpha", "pixel blend mode", "zpos", "COLOR_ENCODING", "COLOR_RANGE"].compactMap { name in
+            guard let id = plane.propertyIds[name], let value = plane.values[name], !plane.immutable.contains(name) else { return nil }
+            return (id, value)
+        }
+    }
+
+    /// Puts `plane`'s standard properties back as they were found; best effort (the card is
+    /// being given back).
+    static func restore(_ plane: DRMPlane?, drm: any DRMCalls, fd: Int32) {
+        guard let plane else { return }
+        for (property, value) in previousState(of: plane) {
+            try? drm.setPlaneProperty(fd: fd, planeId: plane.id, propertyId: property, value: value)
+        }
+    }
+
     /// The other planes showing something on `crtc` now (an overlay or a cursor another
     /// program left on): the modeset takes them off.
     public static func planesToSwitchOff(_ planes: [DRMPlane], crtc: DRMCrtc, keeping: UInt32?) -> [DRMPlane] {

@@ -74,6 +74,8 @@ func glassPixel(_ drm: FakeDRM, _ system: FakeSystem, x: Int, y: Int, width: Int
             #expect(drm.planeValue(71, "FB_ID") == 0 && drm.planeValue(71, "CRTC_ID") == 0, "the overlay is off")
             #expect(drm.planeValue(73, "FB_ID") == 0)
             d.restore()
+            // Leaving gives the console its plane as it was: turned 180°, half transparent.
+            #expect(drm.planeValue(72, "rotation") == 4 && drm.planeValue(72, "alpha") == 0x8000 && drm.planeValue(72, "zpos") == 3)
         }
     }
 
