@@ -10,6 +10,7 @@ public enum ExhibitRegistry {
         ExhibitType(CircleDraw.self),
         ExhibitType(GridBlock.self),
         ExhibitType(Commissioning.self),
+        ExhibitType(Calibration.self),
     ]
 
     /// The exhibits visitors can open from the launcher, in its default order.
