@@ -125,6 +125,8 @@ public final class KioskApp {
                                    log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
         e.devices = settings.devices
         e.touchPanel = settings.panelScreen.map { TouchPanel(screen: $0, calibration: settings.touchCalibration) }
+        // The exhibit is let go before the app: it cannot call into an app that is gone.
+        e.openScreen = { [unowned(unsafe) self] type in self.open(type) }
         e.chrome = chrome.languageBar.frames
         e.text = text
         e.legibleTextSize = legibleTextSize
