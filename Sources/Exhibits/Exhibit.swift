@@ -1,5 +1,6 @@
 import Diagnostics
 import Geometry
+import Platform
 import Gestures
 import Raster
 import Trace
@@ -50,6 +51,12 @@ public struct ExhibitEnvironment {
     /// The devices in use, one line each ("display: …", "touch: …", "tilt: …"), for the
     /// commissioning screen.
     public var devices: [String] = []
+    /// How touch meets the picture on this panel (rotation, calibration): the calibration
+    /// screen fits its result through it; nil off a display (tests, previews).
+    public var touchPanel: TouchPanel? = nil
+    /// Opens another screen in the app (the commissioning screen's way to the calibration
+    /// screen); nil where no app runs the exhibit (tests, previews, `motionkiosk calibrate`).
+    public var openScreen: ((ExhibitType) -> Void)? = nil
 
     public init(width: Int, height: Int, fonts: FontSet, options: ExhibitOptions = .init(), log: Log,
                 startTime: Microseconds = 0, homeControl: Rect? = nil) {

@@ -11,6 +11,7 @@ public enum ExhibitRegistry {
         ExhibitType(GridBlock.self),
         ExhibitType(TiltMaze.self),
         ExhibitType(Commissioning.self),
+        ExhibitType(Calibration.self),
     ]
 
     /// The exhibits visitors can open from the launcher, in its default order.

@@ -1,6 +1,7 @@
 import Diagnostics
 import Geometry
 import Gestures
+import Platform
 import Raster
 import Trace
 import VisitorText
@@ -43,8 +44,6 @@ public final class KioskApp {
 
     /// A tilt change counts as a visitor from this much (g).
     static let tiltActivity = ActivityClock.tiltActivity
-    /// A touch held longer is a stuck touch (a fault, a leaning object), not a visitor.
-    static let longestHeldTouch = ActivityClock.longestHeldTouch
 
     public init(settings: Settings, fonts: FontSet, log: Log, start: Microseconds = 0) {
         self.settings = settings
@@ -58,10 +57,12 @@ public final class KioskApp {
         banner = AttractBanner(width: settings.width, height: settings.height, fonts: fonts, legibleTextSize: legibleTextSize)
         now = start
         self.start = start - (settings.resuming?.elapsed ?? 0)
-        activity = ActivityClock(lastActivity: start)
+        activity = ActivityClock(lastActivity: start, stuckAfter: settings.stuckTouchAfter,
+                                 millimetresPerPixel: settings.millimetresPerPixel)
         random = SeededGenerator(seed: settings.seed)
         if let r = settings.resuming {
-            activity = ActivityClock(lastActivity: start - r.idleFor, tiltReference: r.tiltReference)
+            activity = ActivityClock(lastActivity: start - r.idleFor, tiltReference: r.tiltReference,
+                                     stuckAfter: settings.stuckTouchAfter, millimetresPerPixel: settings.millimetresPerPixel)
             gravity = r.gravity
         }
         // Swift wants every property set before the closures below can capture `self`: an
@@ -115,7 +116,7 @@ public final class KioskApp {
     public var visitorCounts: VisitorCounts {
         var c = ledger.counts
         c.showing = showing.visitorScreen
-        c.stuckTouches = activity.stuckTouches(at: now)
+        c.stuckTouches = activity.stuckTouches
         return c
     }
 
@@ -123,6 +124,9 @@ public final class KioskApp {
         var e = ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options[type],
                                    log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
         e.devices = settings.devices
+        e.touchPanel = settings.panelScreen.map { TouchPanel(screen: $0, calibration: settings.touchCalibration) }
+        // The exhibit is let go before the app: it cannot call into an app that is gone.
+        e.openScreen = { [unowned(unsafe) self] type in self.open(type) }
         e.chrome = chrome.languageBar.frames
         e.text = text
         e.legibleTextSize = legibleTextSize
@@ -147,10 +151,11 @@ public final class KioskApp {
     // MARK: Input
 
     /// Touches of one libinput frame (portrait pixels).
-    public func handle(_ frame: TouchFrame) {
+    public func handle(_ input: TouchFrame) {
         // Input comes after what was due before it (the frame loop has usually done this).
-        advance(to: frame.time)
-        activity.follow(frame)
+        advance(to: input.time)
+        // A stuck finger's events are no one's until it lifts.
+        guard let frame = activity.follow(input) else { return }
         let downs = frame.events.reduce(0) { $0 + ($1.phase == .down ? 1 : 0) }
         if downs > 0 {
             ledger.touchesDown(downs, on: showing.visitorScreen)
@@ -168,6 +173,11 @@ public final class KioskApp {
             chrome.giveToScreen(frame)
             return
         }
+        route(frame)
+    }
+
+    /// Touches to the app's controls or to the screen, as each finger was decided when it landed.
+    private func route(_ frame: TouchFrame) {
         let marksTaps = showing.isExhibit && showing.exhibit?.actsOnTapsAnywhere == true
         guard let f = chrome.route(frame, showing: chromeShown, marksTaps: marksTaps) else { return }
         showing.exhibit?.touches(f)
@@ -180,6 +190,17 @@ public final class KioskApp {
         chrome.deviceRemoved(device, at: time)
         gestures.deviceRemoved(device, at: time)
         activity.releaseAll()
+    }
+
+    /// Fingers held still past `settings.stuckTouchAfter` by `time` are cancelled where they
+    /// went and ignored until they lift; the visitor counts report them while they stay.
+    private func dropStuckTouches(at time: Microseconds) {
+        let cancels = activity.dropStuck(at: time)
+        guard !cancels.isEmpty, let after = settings.stuckTouchAfter else { return }
+        log.warning("\(cancels.count) touch\(cancels.count == 1 ? "" : "es") held still for \(after / 1_000_000) s: dropped as stuck until lifted")
+        // A demo has no visitor fingers to end (the touch that landed on it stopped it).
+        if case .attract = showing { return }
+        route(TouchFrame(time: time, events: cancels))
     }
 
     public func motion(gravity g: Vec2, altitude a: Double?) {
@@ -217,6 +238,7 @@ public final class KioskApp {
     private func step(to time: Microseconds) {
         now = max(now, time)
         showing.exhibit?.advance(to: now)
+        dropStuckTouches(at: now)
         chrome.gestures.advance(to: now)
         gestures.advance(to: now)
         advanceScreen(to: now)
@@ -238,13 +260,14 @@ public final class KioskApp {
     public var isAnimating: Bool { showing.isAnimating }
 
     /// The last moment a visitor was active: a touch, a clear tilt, or now while a finger is
-    /// held (for at most `longestHeldTouch`).
+    /// held (until it is stuck).
     var latestActivity: Microseconds { activity.latest(at: now) }
 
     /// The next moment the kiosk must wake with no input (timers, idle, attract); nil = none.
     public var nextDeadline: Microseconds? {
-        earliest(earliest(gestures.nextDeadline, chrome.gestures.nextDeadline),
-                 earliest(showing.exhibit?.nextDeadline, screenDeadline))
+        earliest(earliest(earliest(gestures.nextDeadline, chrome.gestures.nextDeadline),
+                          earliest(showing.exhibit?.nextDeadline, screenDeadline)),
+                 activity.nextStuckDeadline)
     }
 
     // MARK: Output

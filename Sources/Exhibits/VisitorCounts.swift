@@ -14,7 +14,7 @@ public struct VisitorCounts: Sendable {
     public var idleResets = 0
     /// Attract-loop demos a visitor stopped by touching.
     public var attractConversions = 0
-    /// Fingers held for `KioskApp.longestHeldTouch` or longer now.
+    /// Fingers held still past `[touch] stuck_seconds` and dropped until they lift.
     public var stuckTouches = 0
 
     public var screens: [String] { ["launcher"] + exhibits }

@@ -46,6 +46,7 @@ enum ConfigSchema {
     static let tableDocs: [(table: String, doc: String)] = [
         ("display", "Which screen to drive and how the portrait picture sits on it."),
         ("input", "Touchscreens, mice and keyboards (through libinput)."),
+        ("touch", "How the touch panel's reports meet the picture: a panel mounted turned against its display, a calibration (`motionkiosk calibrate` finds one), a stuck finger. Applied after libinput (and any LIBINPUT_CALIBRATION_MATRIX udev rule) and before the picture's rotation. A panel that taps by itself at one spot on a steady period (the 10-inch Touch Display 2 every 12.864 s) is recognised and ignored on its own."),
         ("sensors", "The accelerometer that gives tilt and shake, and the barometer."),
         ("exhibits", "Which exhibits the launcher offers, idle reset, per-exhibit options."),
         ("text", "Fonts, and the museum's own wording: a table per language, e.g. [text.fr] with \"motion-cube.title\" = \"Cube magique\"; \\n is the one line break (control characters and U+2028/U+2029 are refused). Keys: " + ExhibitRegistry.textKeys.joined(separator: ", ") + "."),
@@ -74,6 +75,8 @@ enum ConfigSchema {
                   defaultText: "\"480x800\"") { c, v throws(ValueProblem) in c.display.virtualSize = try size(v) },
         ConfigKey(table: "display", name: "max_fps", doc: "Frame-rate cap (frames are drawn only when something moves).",
                   defaultText: "60") { c, v throws(ValueProblem) in c.display.maxFramesPerSecond = try integer(v, 1...240) },
+        ConfigKey(table: "display", name: "max_pixels", doc: "When mode is empty and the panel's preferred mode has more pixels than this, the largest mode within it is taken, keeping the preferred mode's aspect and refresh where one does (default: 1920x1200's area). Scanout buffers and frame cost grow with it.",
+                  defaultText: "2304000") { c, v throws(ValueProblem) in c.display.maxPixels = try integer(v, 16 * 16...8192 * 8192) },
 
         ConfigKey(table: "input", name: "seat", doc: "libinput/udev seat.",
                   defaultText: "\"seat0\"") { c, v throws(ValueProblem) in c.input.seat = try nonEmpty(v) },
@@ -83,6 +86,17 @@ enum ConfigSchema {
                   defaultText: "true", retired: true) { c, v throws(ValueProblem) in c.input.arrowKeysTilt = try boolean(v) },
         ConfigKey(table: "input", name: "escape_leaves", doc: "terminal | always | never. When Escape on a keyboard ends the kiosk: terminal = only when started from a terminal, never as the service (a visitor's keyboard cannot end it).",
                   defaultText: "\"terminal\"") { c, v throws(ValueProblem) in c.input.escapeLeaves = try choice(v) },
+
+        ConfigKey(table: "touch", name: "transform", doc: "none | rot90 | rot180 | rot270 | flip-x | flip-y: how the touch panel is mounted against its display (turned clockwise, or mirrored left-right / top-bottom).",
+                  defaultText: "\"none\"") { c, v throws(ValueProblem) in c.touch.transform = try choice(v) },
+        ConfigKey(table: "touch", name: "calibration", doc: "[a, b, c, d, e, f]: libinput's calibration matrix on normalised panel coordinates (0…1), x' = a·x + b·y + c, y' = d·x + e·y + f, applied after transform. `motionkiosk calibrate --save` writes it.",
+                  defaultText: "[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]") { c, v throws(ValueProblem) in c.touch.calibration = try calibration(v) },
+        ConfigKey(table: "touch", name: "stuck_seconds", doc: "A finger held still (within 2 mm) this long is a stuck contact or a leaning object, not a visitor: it is dropped until it lifts. 0: never.",
+                  defaultText: "600") { c, v throws(ValueProblem) in
+            let seconds = try number(v, 0...86_400)
+            if seconds > 0 && seconds < 10 { throw ValueProblem(message: "\(seconds) s is shorter than a visitor may hold a ball out; 10…86400, or 0 for never") }
+            c.touch.stuckSeconds = seconds
+        },
 
         ConfigKey(table: "sensors", name: "source", doc: "auto | iio | i2c | keys | none. auto tries IIO, then the userspace I2C drivers, then fixed \"down\" gravity.",
                   defaultText: "\"auto\"") { c, v throws(ValueProblem) in c.sensors.source = try choice(v) },
@@ -112,7 +126,7 @@ enum ConfigSchema {
             c.sensors.barometer = s == "auto" ? .first : s == "none" ? .none : .named(s)
         },
 
-        ConfigKey(table: "exhibits", name: "order", doc: "Exhibits on the launcher, in order: " + ExhibitRegistry.names.joined(separator: ", ") + ".",
+        ConfigKey(table: "exhibits", name: "order", doc: "Exhibits on the launcher, in order: " + ExhibitRegistry.tiles.map { $0.name }.joined(separator: ", ") + ".",
                   defaultText: "[" + ExhibitRegistry.tiles.map { "\"\($0.name)\"" }.joined(separator: ", ") + "]") { c, v throws(ValueProblem) in
             c.exhibits.order = try exhibitList(v)
         },
@@ -355,6 +369,20 @@ enum ConfigSchema {
         }
         return .init(width: sz.width, height: sz.height, refresh: refresh)
     }
+    /// Six numbers, libinput's matrix; one that squashes the panel onto a line is refused.
+    static func calibration(_ v: TOMLValue) throws(ValueProblem) -> [Double]? {
+        guard case .array(let items) = v, items.count == 6 else {
+            throw ValueProblem(message: "expected six numbers [a, b, c, d, e, f]")
+        }
+        var m: [Double] = []
+        for item in items { m.append(try number(item, -100...100)) }
+        let determinant = m[0] * m[4] - m[1] * m[3]
+        guard abs(determinant) >= 0.01 else {
+            throw ValueProblem(message: "matrix is (nearly) singular (a·e − b·d = \(determinant)): it would squash the panel onto a line")
+        }
+        return m == [1, 0, 0, 0, 1, 0] ? nil : m
+    }
+
     static func mount(_ v: TOMLValue) throws(ValueProblem) -> BoardMount {
         if case .string(let name) = v {
             if let m = BoardMount(name), BoardMount.names.contains(name.lowercased()) { return m }

@@ -7,6 +7,7 @@ import Sensors
 public struct KioskConfiguration: Equatable, Sendable {
     public var display = Display()
     public var input = Input()
+    public var touch = Touch()
     public var sensors = Sensors()
     public var exhibits = Exhibits()
     public var text = Text()
@@ -34,6 +35,9 @@ public struct KioskConfiguration: Equatable, Sendable {
         /// Size of the virtual panel when no display can be driven.
         public var virtualSize = Size(width: 480, height: 800)
         public var maxFramesPerSecond = 60
+        /// A preferred mode larger than this many pixels is passed over for the largest one
+        /// within it (a 4K television would cost 4x the frame and 33 MB buffers).
+        public var maxPixels = 1920 * 1200
     }
 
     public struct Mode: Equatable, Sendable, CustomStringConvertible {
@@ -52,6 +56,22 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var mouseAsFinger = true
         public var arrowKeysTilt = true
         public var escapeLeaves = EscapeLeaves.terminal
+    }
+
+    /// How the touch panel's reports are put right before they meet the picture.
+    public struct Touch: Equatable, Sendable {
+        /// A panel mounted turned or mirrored against its display.
+        public enum Transform: String, CaseIterable, Sendable {
+            case none, rot90, rot180, rot270
+            case flipX = "flip-x"
+            case flipY = "flip-y"
+        }
+        public var transform = Transform.none
+        /// libinput's calibration matrix [a, b, c, d, e, f] on normalised coordinates:
+        /// x' = a·x + b·y + c, y' = d·x + e·y + f. nil: none (the identity).
+        public var calibration: [Double]? = nil
+        /// A finger held still this long is stuck and dropped until it lifts; 0: never.
+        public var stuckSeconds = 600.0
     }
 
     /// When Escape ends the kiosk. On a stand anyone can plug in a keyboard, so by default

@@ -34,6 +34,7 @@ public final class KioskScene: FrameContent {
         s.width = display.screen.portraitWidth
         s.height = display.screen.portraitHeight
         s.millimetresPerPixel = s.millimetresPerPixel ?? display.millimetresPerPixel
+        s.panelScreen = display.screen
         if !devices.isEmpty { s.devices = devices }
         app = KioskApp(settings: s, fonts: fonts, log: log, start: time)
         renderer = SceneRenderer(canvas: Canvas(buffer: display.backBuffer), fonts: fonts)

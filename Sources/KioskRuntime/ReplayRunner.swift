@@ -34,6 +34,8 @@ public final class ReplayRunner {
     public var framesRendered: Int { frames.framesPresented }
     /// Times the loop woke so far (a trace record, a timer, a frame).
     public var wakeups: Int { loop.wakeups }
+    /// What the stand's metrics file would say.
+    public var health: StandHealth { frames.health }
 
     /// `display` should let every frame out at once (a `VirtualPanel` without a clock): the
     /// runner paces frames on its virtual clock.

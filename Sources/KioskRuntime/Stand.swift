@@ -51,6 +51,8 @@ public final class Stand {
     /// Whether the wall clock can be believed: said once in the journal when the stand has
     /// hours, reported in the metrics and on the commissioning screen.
     private let clockTrust: ClockTrust
+    /// The DRM display's screen coming and going while the kiosk runs.
+    private var connectorWatch: ConnectorWatch?
 
     /// The stand on `loop` (whose signals were held since the process started), not yet
     /// showing: `show` gives it its display.
@@ -63,6 +65,7 @@ public final class Stand {
         settings.summaryIntervalSeconds = configuration.logging.summaryIntervalSeconds
         settings.notifier = notifier
         settings.mouseIsFinger = configuration.input.mouseAsFinger
+        settings.touchCalibration = configuration.touchCalibration
         settings.metricsFile = configuration.metrics.path.isEmpty ? nil : configuration.metrics.path
         settings.metricsIntervalSeconds = configuration.metrics.intervalSeconds
         settings.metricsFallbackFolder = options.metricsFallbackFolder
@@ -126,6 +129,7 @@ public final class Stand {
                                        say: { log.info($0) }, warn: { log.warning($0) },
                                        virtualLine: { panel, _ in "running on the virtual panel (\(panel.name)) as asked" },
                                        console: Stand.controllingConsole,
+                                       drmShown: { [unowned(unsafe) self] in self.follow($0, settings: settings.drm, udev: udev) },
                                        start: { [unowned(unsafe) self] in self.start($0, console: $1, seat: seat, udev: udev) })
         } catch { throw KioskError(error.description) }
     }
@@ -135,6 +139,20 @@ public final class Stand {
     public func run() throws(KioskError) -> Bool {
         do { try frames.run() } catch { throw KioskError("\(error)") }
         return frames.startsAgain
+    }
+
+    /// A DRM display: its scanout buffers go to the metrics, and a hotplug on its card is
+    /// followed (Platform/ConnectorWatch.swift): the screen going, coming back, or coming
+    /// back with another mode.
+    private func follow(_ drm: DumbBufferDisplay, settings: DRMDisplayConfiguration, udev: (any UdevCalls)?) {
+        frames.health.scanoutBuffers = drm.scanoutBuffers
+        guard let udev else { return }
+        let frames = self.frames
+        do throws(SystemError) {
+            connectorWatch = try ConnectorWatch(udev: udev, loop: frames.loop, display: drm, config: settings) { frames.displayConnectorChanged($0) }
+        } catch {
+            log.warning("display: a screen unplugged and plugged back will not be followed (\(error))")
+        }
     }
 
     /// The display is there: the recording learns its screen, the sensors its rotation, the

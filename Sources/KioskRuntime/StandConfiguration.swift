@@ -22,6 +22,8 @@ extension KioskConfiguration {
         s.commissioningPress = exhibits.commissioningCornerPress ? 3_000_000 : nil
         s.languages = exhibits.languages
         s.textOverrides = text.overrides
+        s.stuckTouchAfter = touch.stuckSeconds > 0 ? .fromSeconds(touch.stuckSeconds) : nil
+        s.touchCalibration = touchCalibration
         return s
     }
 
@@ -115,6 +117,11 @@ extension KioskConfiguration {
         return c
     }
 
+    /// `[touch] transform` then `calibration` (checked when the file was read).
+    public var touchCalibration: TouchCalibration {
+        TouchCalibration(transform: touch.transform.rawValue, calibration: touch.calibration) ?? .identity
+    }
+
     /// Where frames go, as the file says; the virtual panel has the configured size (a
     /// `--mode` on the command line overrides it).
     public var displaySettings: DisplaySettings {
@@ -127,6 +134,7 @@ extension KioskConfiguration {
         if !display.card.isEmpty { s.drm.cardPath = display.card }
         if !display.connector.isEmpty { s.drm.connectorName = display.connector }
         if let m = display.mode { s.drm.mode = m.description }
+        s.drm.maxPixels = display.maxPixels
         s.drm.orientation = OrientationSetting(display.rotation.rawValue) ?? .auto
         if display.format != .auto { s.drm.format = PixelFormat(rawValue: display.format.rawValue) ?? .xrgb8888 }
         s.virtualWidth = display.virtualSize.width

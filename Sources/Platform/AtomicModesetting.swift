@@ -1,8 +1,9 @@
 import Syscalls
 
 /// Atomic modesetting: one commit binds connector, CRTC (mode blob, active) and primary
-/// plane (framebuffer, source and destination rectangles) together; a flip commits the
-/// plane's FB_ID alone, without blocking, with an event. Off is ACTIVE=0.
+/// plane (framebuffer, source and destination rectangles, and every other standard property
+/// at a known value: `PlaneSetup`) together, and takes the CRTC's other planes off; a flip
+/// commits the plane's FB_ID alone, without blocking, with an event. Off is ACTIVE=0.
 public final class AtomicModesetting: Modesetting {
     public var isAtomic: Bool { true }
     private let drm: any DRMCalls
@@ -10,6 +11,7 @@ public final class AtomicModesetting: Modesetting {
     private let choice: DRMOutputChoice
     private let plane: DRMPlane
     private let properties: Properties
+    public let setup: PlaneSetup
     /// The mode as a property blob for MODE_ID; 0 once released.
     private var modeBlob: UInt32
 
@@ -38,10 +40,11 @@ public final class AtomicModesetting: Modesetting {
 
     /// nil when `choice` has no primary plane or the driver lacks a property the commits
     /// name; throws when the kernel refuses the mode blob.
-    public init?(drm: any DRMCalls, fd: Int32, choice: DRMOutputChoice) throws(SystemError) {
+    public init?(drm: any DRMCalls, fd: Int32, choice: DRMOutputChoice, setup: PlaneSetup = .software) throws(SystemError) {
         guard let plane = choice.plane,
               let properties = Properties(connector: choice.connector, crtc: choice.crtc, plane: plane) else { return nil }
         self.drm = drm; self.fd = fd; self.choice = choice; self.plane = plane; self.properties = properties
+        self.setup = setup
         modeBlob = try drm.createModeBlob(fd: fd, mode: choice.mode)
     }
 
@@ -76,6 +79,7 @@ public final class AtomicModesetting: Modesetting {
 
     /// The console's setup is a legacy one; SetCrtc puts it back on an atomic driver too.
     public func restore(_ saved: DRMCrtc) throws(SystemError) {
+        PlaneSetup.restore(choice.plane, drm: drm, fd: fd)
         try setCrtcBack(saved, connectorId: choice.connector.id, drm: drm, fd: fd)
     }
 
@@ -83,13 +87,19 @@ public final class AtomicModesetting: Modesetting {
         if modeBlob != 0 { drm.destroyBlob(fd: fd, id: modeBlob); modeBlob = 0 }
     }
 
-    /// The whole output: the connector on the CRTC, the CRTC active in the mode, and the
-    /// primary plane's state.
+    /// The whole output: the connector on the CRTC, the CRTC active in the mode, the
+    /// primary plane's state, and nothing else on the CRTC.
     private func modesetRequest(framebuffer: UInt32) -> [DRMPropertyValue] {
-        [DRMPropertyValue(objectId: choice.connector.id, propertyId: properties.connectorCrtc, value: UInt64(choice.crtc.id)),
-         DRMPropertyValue(objectId: choice.crtc.id, propertyId: properties.crtcMode, value: UInt64(modeBlob)),
-         DRMPropertyValue(objectId: choice.crtc.id, propertyId: properties.crtcActive, value: 1)]
+        var request = [DRMPropertyValue(objectId: choice.connector.id, propertyId: properties.connectorCrtc, value: UInt64(choice.crtc.id)),
+                       DRMPropertyValue(objectId: choice.crtc.id, propertyId: properties.crtcMode, value: UInt64(modeBlob)),
+                       DRMPropertyValue(objectId: choice.crtc.id, propertyId: properties.crtcActive, value: 1)]
             + planeState(framebuffer: framebuffer)
+        for other in PlaneSetup.planesToSwitchOff(choice.otherPlanes, crtc: choice.crtc, keeping: plane.id) {
+            guard let fb = other.propertyIds["FB_ID"], let crtc = other.propertyIds["CRTC_ID"] else { continue }
+            request.append(DRMPropertyValue(objectId: other.id, propertyId: fb, value: 0))
+            request.append(DRMPropertyValue(objectId: other.id, propertyId: crtc, value: 0))
+        }
+        return request
     }
 
     /// What the primary plane shows and how: `framebuffer`, all of it, over the whole CRTC.
@@ -104,5 +114,6 @@ public final class AtomicModesetting: Modesetting {
         return [set(p.planeFramebuffer, UInt64(framebuffer)), set(p.planeCrtc, UInt64(choice.crtc.id)),
                 set(p.sourceX, 0), set(p.sourceY, 0), set(p.sourceWidth, w << 16), set(p.sourceHeight, h << 16),
                 set(p.crtcX, 0), set(p.crtcY, 0), set(p.crtcWidth, w), set(p.crtcHeight, h)]
+            + setup.knownState(of: plane).map { set($0.property, $0.value) }
     }
 }

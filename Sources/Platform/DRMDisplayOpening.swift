@@ -40,13 +40,34 @@ public func openDRMDisplay(config: DRMDisplayConfiguration, system: any SystemCa
             // with the descriptor, so a killed kiosk never leaves it behind.
             guard system.lockExclusively(fd) else { throw DisplaySetupError.cardInUse(card: path) }
             let card: DRMCard
-            do { card = try drm.readCard(fd: fd, path: path) } catch { throw DisplaySetupError.failed(error) }
-            let choice = try chooseOutput(card: card, config: config)
+            do { card = try drm.readCard(fd: fd, path: path) } catch {
+                // drmModeGetResources answers EOPNOTSUPP on a render-only card (v3d).
+                if error.errno == EOPNOTSUPP { throw DisplaySetupError.renderOnly(card: path) }
+                throw DisplaySetupError.failed(error)
+            }
+            if card.connectors.isEmpty { throw DisplaySetupError.renderOnly(card: path) }
+            var choice = try chooseOutput(card: card, config: config)
             if !drm.isMaster(fd: fd) {
                 do { try drm.setMaster(fd: fd) } catch { throw DisplaySetupError.notMaster(card: path) }
             }
-            return try DumbBufferDisplay(system: system, drm: drm, clock: clock, fd: fd, card: card, choice: choice,
-                                         format: config.format, bufferCount: config.bufferCount, allowAtomic: config.allowAtomic)
+            // Short of scanout memory for one buffer: the next smaller mode, and so on.
+            var refused: [String] = []
+            while true {
+                do throws(DisplaySetupError) {
+                    let display = try DumbBufferDisplay(system: system, drm: drm, clock: clock, fd: fd, card: card, choice: choice,
+                                                        format: config.format, bufferCount: config.bufferCount, allowAtomic: config.allowAtomic)
+                    if !refused.isEmpty {
+                        display.note("no memory for a scanout buffer at \(refused.joined(separator: ", ")); using \(choice.mode)")
+                    }
+                    return display
+                } catch {
+                    guard case .noScanoutMemory = error, let smaller = smallerMode(than: choice.mode, in: choice.connector.modes) else { throw error }
+                    refused.append(choice.mode.description)
+                    choice.mode = smaller
+                    choice.rotation = panelRotation(config.orientation, panelOrientation: choice.connector.panelOrientation,
+                                                    width: smaller.width, height: smaller.height)
+                }
+            }
         } catch {
             system.close(fd)
             errors.append(error)
@@ -57,13 +78,14 @@ public func openDRMDisplay(config: DRMDisplayConfiguration, system: any SystemCa
         throw e
     }
     if let e = errors.first(where: { if case .noConnectedConnector = $0 { return true }; return false }) { throw e }
+    if let e = errors.first(where: { if case .renderOnly = $0 { return true }; return false }) { throw e }
     throw errors.first ?? .noCard
 }
 
 /// Whether an error means "wait for a display to be plugged in" rather than "give up".
 public func isWaitingForHotplug(_ error: DisplaySetupError) -> Bool {
     switch error {
-    case .noConnectedConnector, .connectorNotConnected, .noCard: return true
+    case .noConnectedConnector, .connectorNotConnected, .noCard, .renderOnly: return true
     default: return false
     }
 }

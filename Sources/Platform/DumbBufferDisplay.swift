@@ -31,11 +31,20 @@ public final class DumbBufferDisplay: Display, FlipQueue {
     public private(set) var lastShownAt: Microseconds?
     /// What happened on the way that the user may want to know ("atomic TEST_ONLY refused: …").
     public private(set) var notes: [String] = []
+    /// Scanout buffers asked for and made: fewer when the kernel ran short of memory for
+    /// them (one buffer shows frames as they are copied, tearing where they move).
+    public let scanoutBuffersWanted: Int
+    public var scanoutBuffers: Int { scanouts.count }
 
     private let system: any SystemCalls
     private let drm: any DRMCalls
     private let clock: any Clock
     private let modesetting: any Modesetting
+    /// How the back buffer is turned into a scanout buffer: as `screen` says, or upright
+    /// when the plane turns the picture itself (`PlaneSetup`).
+    private let copyTransform: ScreenTransform
+    /// The plane turns the picture (180°) and the copy does not.
+    public var planeTurnsPicture: Bool { modesetting.setup.turnsPicture }
     private struct Scanout { var buffer: DRMDumbBuffer; var framebufferId: UInt32; var memory: UnsafeMutableRawPointer }
     private var scanouts: [Scanout]
     private var damage: BufferDamage
@@ -71,6 +80,46 @@ public final class DumbBufferDisplay: Display, FlipQueue {
 
     public private(set) var isPoweredOn = true
 
+    /// Whether the connector has a screen on it (false after a hotplug took it away).
+    public private(set) var connectorPresent = true
+
+    /// What a hotplug did to this display's connector.
+    public enum ConnectorChange: Equatable, Sendable {
+        case unchanged
+        /// Unplugged or switched off: frames are kept back until it returns.
+        case gone
+        /// Back with our mode: the next frame sets the mode again and shows the whole picture.
+        case back
+        /// Back, or still there, without our mode (another screen): the display must be
+        /// opened anew at this mode.
+        case otherMode(DRMMode)
+    }
+
+    /// Reads the connector again (call on a DRM uevent). Errors reading the card count as
+    /// no change: the next uevent looks again.
+    public func connectorChanged(config: DRMDisplayConfiguration = DRMDisplayConfiguration()) -> ConnectorChange {
+        guard !restored, let card = try? drm.readCard(fd: fd, path: cardPath),
+              let connector = card.connectors.first(where: { $0.id == choice.connector.id }) else { return .unchanged }
+        let connected = connector.connection != .disconnected && !connector.modes.isEmpty
+        if !connected {
+            guard connectorPresent else { return .unchanged }
+            connectorPresent = false
+            // A flip in flight to a screen that went away may never complete.
+            if flip.pending != nil { giveUpFlip() }
+            return .gone
+        }
+        if !connector.modes.contains(where: { $0.width == choice.mode.width && $0.height == choice.mode.height
+                                                && $0.refreshMilliHertz == choice.mode.refreshMilliHertz }) {
+            connectorPresent = false
+            return .otherMode(chooseMode(connector.modes, maxPixels: config.maxPixels))
+        }
+        guard !connectorPresent else { return .unchanged }
+        connectorPresent = true
+        modeSet = false
+        damage.record([backBuffer.bounds])
+        return .back
+    }
+
     /// Off: as the modesetting path darkens a panel; the scanout buffers stay. On: the next
     /// frame sets the mode again and shows everything.
     public func setPower(_ on: Bool) throws(DisplayError) {
@@ -98,28 +147,41 @@ public final class DumbBufferDisplay: Display, FlipQueue {
         screen = choice.screen
         saved = choice.crtc
         backBuffer = PixelBuffer(width: screen.portraitWidth, height: screen.portraitHeight, format: .xrgb8888)
-        let count = min(3, max(2, bufferCount))
-        damage = BufferDamage(bufferCount: count, bounds: backBuffer.bounds)
+        let count = min(3, max(1, bufferCount))
+        scanoutBuffersWanted = count
         pacing = FramePacing(refreshMilliHertz: choice.mode.refreshMilliHertz)
         let cardName = card.path.split(separator: "/").last.map(String.init) ?? card.path
         name = "DRM \(cardName) \(choice.connector.name) \(choice.mode) rotation \(choice.rotation.rawValue) \(format.rawValue)"
 
         // Until `modesetting` is chosen the display is not whole: a failure here frees what
         // was made and leaves closing the card to the caller.
+        // Scanout memory is scarce on some boards (vc4 allocates from CMA): fewer buffers
+        // rather than none, and no buffer at all is for the caller to try a smaller mode.
         var made: [Scanout] = []
-        do throws(SystemError) {
-            for _ in 0..<count {
+        var shortage: SystemError?
+        for _ in 0..<count {
+            do throws(SystemError) {
                 made.append(try Self.makeScanout(system: system, drm: drm, fd: fd, mode: choice.mode, format: format))
+            } catch {
+                shortage = error
+                break
             }
-        } catch {
-            Self.release(made, system: system, drm: drm, fd: fd)
-            throw DisplaySetupError.modesetting(error, card: card.path)
         }
+        if made.isEmpty, let shortage {
+            if shortage.errno == EACCES || shortage.errno == EPERM { throw DisplaySetupError.notMaster(card: card.path) }
+            throw DisplaySetupError.noScanoutMemory(shortage, mode: choice.mode.description, card: card.path)
+        }
+        if let shortage {
+            notes.append("warning: only \(made.count) of \(count) scanout buffers could be made at \(choice.mode) (\(card.path): \(shortage)); \(made.count == 1 ? "frames are copied into the buffer on the screen and may tear" : "frames may wait for the screen")")
+        }
+        damage = BufferDamage(bufferCount: made.count, bounds: backBuffer.bounds)
         do throws(DisplaySetupError) {
             let (chosen, note) = try openModesetting(drm: drm, fd: fd, card: card, choice: choice, allowAtomic: allowAtomic,
                                                      firstFramebuffer: made[0].framebufferId)
             modesetting = chosen
+            copyTransform = chosen.setup.copyTransform(for: choice.screen)
             if let note { notes.append(note) }
+            if chosen.setup.turnsPicture { notes.append("the plane turns the picture 180° in hardware; no software rotation") }
         } catch {
             Self.release(made, system: system, drm: drm, fd: fd)
             throw error
@@ -128,6 +190,9 @@ public final class DumbBufferDisplay: Display, FlipQueue {
     }
 
     deinit { restore() }
+
+    /// Adds to `notes` (what opening the display went through).
+    func note(_ text: String) { notes.append(text) }
 
     /// One dumb buffer at the mode's size, its framebuffer and its mapping; on failure
     /// nothing of it is left.
@@ -151,6 +216,8 @@ public final class DumbBufferDisplay: Display, FlipQueue {
     /// Whether a frame may go out now (see `FramePacing`); a flip overdue by then is given up.
     public func frameDecision() -> FramePacing.Decision {
         let now = clock.now
+        // No screen: nothing to show, and no hurry (a hotplug brings it back).
+        if !connectorPresent { return .waitUntil(now + 1_000_000) }
         if flip.pending != nil && pacing.flipOverdue(now: now) { giveUpFlip() }
         return pacing.decide(now: now)
     }
@@ -163,18 +230,35 @@ public final class DumbBufferDisplay: Display, FlipQueue {
     public func present(damage rects: [PixelRect]) throws(DisplayError) {
         if restored { return }
         damage.record(rects)
+        if !connectorPresent { return }
         if modeSet && rects.allSatisfy({ $0.intersection(backBuffer.bounds).isEmpty }) { return }
         do throws(SystemError) {
+            if scanouts.count == 1 && modeSet {
+                try presentIntoShownBuffer()
+                return
+            }
             if flip.pending != nil && freeBuffer() == nil { try waitForFlip() }
             guard let target = freeBuffer() else { return }
             let owed = damage.take(for: target)
             let s = scanouts[target]
-            rotateCopy(from: backBuffer, rects: owed, to: s.memory, pitch: s.buffer.pitch, format: format, transform: screen)
+            rotateCopy(from: backBuffer, rects: owed, to: s.memory, pitch: s.buffer.pitch, format: format, transform: copyTransform)
             if flip.pending != nil { try waitForFlip() }
             try submit(target)
         } catch {
             throw DisplayError(DisplaySetupError.modesetting(error, card: cardPath).description)
         }
+    }
+
+    /// One buffer only: the frame is copied into the buffer on the screen (no flip; it shows
+    /// as it is copied).
+    private func presentIntoShownBuffer() throws(SystemError) {
+        if flip.pending != nil { try waitForFlip() }
+        let s = scanouts[0]
+        rotateCopy(from: backBuffer, rects: damage.take(for: 0), to: s.memory, pitch: s.buffer.pitch, format: format, transform: copyTransform)
+        flip = .idle(front: 0)
+        framesShown += 1
+        lastShownAt = clock.now
+        pacing.submitted(at: clock.now, awaitingFlip: false)
     }
 
     private func freeBuffer() -> Int? {

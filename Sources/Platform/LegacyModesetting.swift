@@ -2,18 +2,39 @@ import Syscalls
 
 /// Legacy modesetting: SetCrtc sets the mode and shows a framebuffer at once, PageFlip
 /// shows the next one at a vblank with an event. Power goes through the connector's DPMS
-/// property, or, without one, by switching the CRTC off.
+/// property, or, without one, by switching the CRTC off. Where the driver has universal
+/// planes, the primary plane's properties are set to a known state (`PlaneSetup`) and the
+/// CRTC's other planes taken off before each SetCrtc.
 public final class LegacyModesetting: Modesetting {
     public var isAtomic: Bool { false }
     private let drm: any DRMCalls
     private let fd: Int32
     private let choice: DRMOutputChoice
+    public let setup: PlaneSetup
 
-    public init(drm: any DRMCalls, fd: Int32, choice: DRMOutputChoice) {
-        self.drm = drm; self.fd = fd; self.choice = choice
+    public init(drm: any DRMCalls, fd: Int32, choice: DRMOutputChoice, setup: PlaneSetup = .software) {
+        self.drm = drm; self.fd = fd; self.choice = choice; self.setup = setup
+    }
+
+    /// Sets the plane's known state. Only a rotation the kernel refuses is an error (the
+    /// picture would be turned wrong); the other properties are best effort.
+    func applyPlaneState() throws(SystemError) {
+        guard let plane = choice.plane else { return }
+        let rotationId = plane.propertyIds["rotation"]
+        for (property, value) in setup.knownState(of: plane) {
+            do throws(SystemError) {
+                try drm.setPlaneProperty(fd: fd, planeId: plane.id, propertyId: property, value: value)
+            } catch {
+                if property == rotationId { throw error }
+            }
+        }
+        for other in PlaneSetup.planesToSwitchOff(choice.otherPlanes, crtc: choice.crtc, keeping: plane.id) {
+            try? drm.disablePlane(fd: fd, planeId: other.id)
+        }
     }
 
     public func modeset(framebuffer: UInt32, userData: UInt64) throws(SystemError) -> ModesetOutcome {
+        try? applyPlaneState()
         try drm.setCrtc(fd: fd, crtcId: choice.crtc.id, bufferId: framebuffer, x: 0, y: 0,
                         connectorIds: [choice.connector.id], mode: choice.mode)
         return .shown
@@ -41,6 +62,7 @@ public final class LegacyModesetting: Modesetting {
     }
 
     public func restore(_ saved: DRMCrtc) throws(SystemError) {
+        PlaneSetup.restore(choice.plane, drm: drm, fd: fd)
         try setCrtcBack(saved, connectorId: choice.connector.id, drm: drm, fd: fd)
     }
 

@@ -9,6 +9,8 @@ import Syscalls
 public protocol Modesetting: AnyObject {
     /// Atomic commits (else the legacy ioctls); logs and reports say which.
     var isAtomic: Bool { get }
+    /// How the plane is set up: whether it turns the picture itself.
+    var setup: PlaneSetup { get }
     /// Sets the mode and shows `framebuffer`, whatever the CRTC was doing.
     func modeset(framebuffer: UInt32, userData: UInt64) throws(SystemError) -> ModesetOutcome
     /// Shows `framebuffer` at the next vblank; a flip event carrying `userData` follows.
@@ -34,27 +36,56 @@ public enum ModesetOutcome: Equatable, Sendable {
 /// Atomic where the driver offers it (universal planes, a primary plane, every property
 /// the commit names) and a TEST_ONLY commit of the first frame's modeset passes; else
 /// legacy, with a note saying why when atomic was possible at all. A TEST_ONLY refused for
-/// want of permission is not a reason to fall back: someone else is master.
+/// want of permission is not a reason to fall back: someone else is master. The plane
+/// turns the picture where it offers to (`PlaneSetup.choose`) and the kernel accepts it;
+/// otherwise software does, with a note.
 public func openModesetting(drm: any DRMCalls, fd: Int32, card: DRMCard, choice: DRMOutputChoice, allowAtomic: Bool,
                             firstFramebuffer: UInt32) throws(DisplaySetupError) -> (modesetting: any Modesetting, note: String?) {
-    let legacy = LegacyModesetting(drm: drm, fd: fd, choice: choice)
-    if !allowAtomic { return (legacy, "atomic modesetting switched off; using SetCrtc and PageFlip") }
-    guard card.supportsAtomic, choice.plane != nil else { return (legacy, nil) }
-    do throws(SystemError) {
-        guard let atomic = try AtomicModesetting(drm: drm, fd: fd, choice: choice) else {
-            return (legacy, "atomic: the driver lacks a property the commit needs; using legacy modesetting")
-        }
+    let wanted = PlaneSetup.choose(plane: choice.plane, rotation: choice.rotation)
+    var notes: [String] = []
+    func joined() -> String? { notes.isEmpty ? nil : notes.joined(separator: "; ") }
+    func openLegacy() -> (modesetting: any Modesetting, note: String?) {
+        let legacy = LegacyModesetting(drm: drm, fd: fd, choice: choice, setup: wanted)
         do throws(SystemError) {
-            try atomic.test(framebuffer: firstFramebuffer)
+            try legacy.applyPlaneState()
+            return (legacy, joined())
         } catch {
-            atomic.release()
-            throw error
+            guard wanted.turnsPicture else { return (legacy, joined()) }
+            notes.append("the plane refused to turn the picture (\(error)); turning it in software")
+            let software = LegacyModesetting(drm: drm, fd: fd, choice: choice, setup: .software)
+            try? software.applyPlaneState()
+            return (software, joined())
         }
-        return (atomic, nil)
-    } catch {
-        if error.errno == EACCES || error.errno == EPERM { throw .notMaster(card: card.path) }
-        return (legacy, "atomic TEST_ONLY refused (\(error)); using legacy modesetting")
     }
+    if !allowAtomic {
+        notes.append("atomic modesetting switched off; using SetCrtc and PageFlip")
+        return openLegacy()
+    }
+    guard card.supportsAtomic, choice.plane != nil else { return openLegacy() }
+    var setups = [wanted]
+    if wanted.turnsPicture { setups.append(.software) }
+    var refusal: SystemError?
+    for setup in setups {
+        do throws(SystemError) {
+            guard let atomic = try AtomicModesetting(drm: drm, fd: fd, choice: choice, setup: setup) else {
+                notes.append("atomic: the driver lacks a property the commit needs; using legacy modesetting")
+                return openLegacy()
+            }
+            do throws(SystemError) {
+                try atomic.test(framebuffer: firstFramebuffer)
+            } catch {
+                atomic.release()
+                throw error
+            }
+            if refusal != nil { notes.append("atomic TEST_ONLY refused the plane turning the picture (\(refusal!)); turning it in software") }
+            return (atomic, joined())
+        } catch {
+            if error.errno == EACCES || error.errno == EPERM { throw .notMaster(card: card.path) }
+            refusal = error
+        }
+    }
+    notes.append("atomic TEST_ONLY refused (\(refusal.map { "\($0)" } ?? "")); using legacy modesetting")
+    return openLegacy()
 }
 
 /// SetCrtc with the setup the CRTC had when the card was opened (the console's

@@ -33,8 +33,11 @@ public struct DRMDisplayConfiguration: Sendable {
     public var mode: String?
     public var orientation: OrientationSetting
     public var format: PixelFormat
-    /// Dumb buffers to cycle through: 2 or 3.
+    /// Dumb buffers to cycle through: 2 or 3 (fewer when the kernel has no memory for more).
     public var bufferCount: Int
+    /// With no `mode` asked for, a preferred mode with more pixels than this is passed over
+    /// for the largest mode within it (`chooseMode`); nil: no cap.
+    public var maxPixels: Int? = 1920 * 1200
     /// Use atomic commits where the driver has them; false forces SetCrtc + PageFlip.
     public var allowAtomic: Bool
 
@@ -56,6 +59,8 @@ public struct DRMOutputChoice: Sendable {
     /// The primary plane for the CRTC; nil on drivers without universal planes.
     public var plane: DRMPlane?
     public var rotation: PanelRotation
+    /// The card's other planes that can show on the CRTC (the modeset takes those that do off).
+    public var otherPlanes: [DRMPlane] = []
     public var screen: ScreenTransform { ScreenTransform(panelWidth: mode.width, panelHeight: mode.height, rotation: rotation) }
 }
 
@@ -69,6 +74,11 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
     case noCrtc(connector: String)
     case formatUnsupported(connector: String, format: PixelFormat)
     case notMaster(card: String)
+    /// A render-only GPU (the Pi 4/5's v3d): no connectors, GETRESOURCES unsupported. Its
+    /// display card may not have appeared yet.
+    case renderOnly(card: String)
+    /// The kernel refused even one scanout buffer at this mode (no CMA left on a Pi 0–4).
+    case noScanoutMemory(SystemError, mode: String, card: String)
     /// Another motionkiosk drives this card (it holds the card's lock).
     case cardInUse(card: String)
     case permissionDenied(path: String, group: String)
@@ -95,6 +105,10 @@ public enum DisplaySetupError: Error, CustomStringConvertible, Equatable {
             return "the primary plane of \(connector) cannot scan out \(format.rawValue); try --format \(format == .rgb565 ? "xrgb8888" : "rgb565")"
         case .cardInUse(let card):
             return "\(card) is in use by another motionkiosk (the service? see systemctl status motionkiosk); stop it first, or give this one --display virtual"
+        case .renderOnly(let card):
+            return "\(card) is a render-only GPU (no display connectors, like the Pi's v3d); no display card yet"
+        case .noScanoutMemory(let error, let mode, let card):
+            return "\(card): no memory for a \(mode) scanout buffer (\(error)); on a Pi 0–4 raise the CMA size (dtoverlay=vc4-kms-v3d,cma-512) or choose a smaller [display] mode"
         case .notMaster(let card):
             return "\(card): another program — a desktop? — owns the display (not DRM master). Stop it (systemctl stop display-manager) or switch it off, then start motionkiosk again."
         case .permissionDenied(let path, let group):
@@ -157,7 +171,7 @@ public func chooseOutput(card: DRMCard, config: DRMDisplayConfiguration) throws(
         }
         mode = m
     } else {
-        mode = connector.modes.first { $0.isPreferred } ?? connector.modes[0]
+        mode = chooseMode(connector.modes, maxPixels: config.maxPixels)
     }
 
     // The CRTC already driving the connector keeps the console's setup; otherwise the first
@@ -186,7 +200,40 @@ public func chooseOutput(card: DRMCard, config: DRMDisplayConfiguration) throws(
     }
     let rotation = panelRotation(config.orientation, panelOrientation: connector.panelOrientation,
                                  width: mode.width, height: mode.height)
-    return DRMOutputChoice(connector: connector, mode: mode, crtc: card.crtcs[ci], crtcIndex: ci, plane: plane, rotation: rotation)
+    let others = card.planes.filter { $0.id != plane?.id && $0.possibleCrtcs & (1 << UInt32(ci)) != 0 }
+    return DRMOutputChoice(connector: connector, mode: mode, crtc: card.crtcs[ci], crtcIndex: ci, plane: plane, rotation: rotation,
+                           otherPlanes: others)
+}
+
+/// The preferred mode (else the first), or, when it has more than `maxPixels` pixels, the
+/// largest mode within the cap: of the preferred mode's aspect where one is, then the same
+/// size at the refresh nearest the preferred one. When every mode is larger, the smallest.
+public func chooseMode(_ modes: [DRMMode], maxPixels: Int?) -> DRMMode {
+    let preferred = modes.first { $0.isPreferred } ?? modes[0]
+    guard let cap = maxPixels, preferred.width * preferred.height > cap else { return preferred }
+    let within = modes.filter { $0.width * $0.height <= cap }
+    guard !within.isEmpty else { return modes.min { $0.width * $0.height < $1.width * $1.height } ?? preferred }
+    func sameAspect(_ m: DRMMode) -> Bool {
+        // Within 1 %: 1366x768 is 16:9 as television sets count it.
+        let a = m.width * preferred.height, b = m.height * preferred.width
+        return abs(a - b) * 100 <= b
+    }
+    let pool = within.contains(where: sameAspect) ? within.filter(sameAspect) : within
+    return pool.min { a, b in
+        let pa = a.width * a.height, pb = b.width * b.height
+        if pa != pb { return pa > pb }
+        return abs(a.refreshMilliHertz - preferred.refreshMilliHertz) < abs(b.refreshMilliHertz - preferred.refreshMilliHertz)
+    } ?? preferred
+}
+
+/// The next mode down for a kernel short of scanout memory: the largest with fewer pixels
+/// than `mode`, of its aspect where one is; nil when none is smaller.
+public func smallerMode(than mode: DRMMode, in modes: [DRMMode]) -> DRMMode? {
+    let smaller = modes.filter { $0.width * $0.height < mode.width * mode.height }
+    guard !smaller.isEmpty else { return nil }
+    var m = mode
+    m.isPreferred = true
+    return chooseMode([m] + smaller, maxPixels: mode.width * mode.height - 1)
 }
 
 /// "800x480" or "800x480@60" (refresh rounded to whole hertz).

@@ -45,6 +45,8 @@ public enum InputEvent: Equatable, Sendable {
 /// that goes away are cancelled.
 public struct TouchTranslator: Sendable {
     public var screen: ScreenTransform
+    /// The panel's mounting and calibration, applied to touches before `screen`.
+    public var calibration = TouchCalibration.identity
     /// Whether a mouse acts as a finger; off, a mouse a visitor plugs in does nothing.
     public var mouseIsFinger = true
     /// Touch id of the mouse finger (libinput seat slots are small non-negative numbers).
@@ -88,12 +90,12 @@ public struct TouchTranslator: Sendable {
             out.append(.deviceRemoved(device: device))
             return out
         case .touchDown(let device, let slot, let x, let y, let time):
-            let p = portrait(x, y)
+            let p = portraitTouch(x, y)
             down[Int(slot)] = (device, p)
             frame.append(TouchEvent(slot: Int(slot), phase: .down, position: p, time: Microseconds(clamping: time), device: device))
             return []
         case .touchMotion(let device, let slot, let x, let y, let time):
-            let p = portrait(x, y)
+            let p = portraitTouch(x, y)
             guard down[Int(slot)] != nil else { return [] }
             down[Int(slot)] = (device, p)
             frame.append(TouchEvent(slot: Int(slot), phase: .move, position: p, time: Microseconds(clamping: time), device: device))
@@ -154,6 +156,12 @@ public struct TouchTranslator: Sendable {
 
     private func portrait(_ x: Double, _ y: Double) -> Vec2 { screen.portraitPoint(fromPanel: Vec2(x, y)) }
 
+    /// A touch panel's point: put right by `calibration` (after libinput), then turned.
+    private func portraitTouch(_ x: Double, _ y: Double) -> Vec2 {
+        let q = calibration.apply(panel: Vec2(x, y), width: screen.panelWidth, height: screen.panelHeight)
+        return screen.portraitPoint(fromPanel: q)
+    }
+
     private func clamp(_ p: Vec2) -> Vec2 {
         Vec2(min(max(p.x, 0), Double(screen.portraitWidth - 1)), min(max(p.y, 0), Double(screen.portraitHeight - 1)))
     }
@@ -182,10 +190,12 @@ public final class TouchInput {
     private var deniedReported = 0
 
     /// Devices present at start are announced on the first `dispatch`.
-    public init(source: any InputEventSource, screen: ScreenTransform, mouseIsFinger: Bool = true, handler: @escaping (InputEvent) -> Void) {
+    public init(source: any InputEventSource, screen: ScreenTransform, mouseIsFinger: Bool = true,
+                calibration: TouchCalibration = .identity, handler: @escaping (InputEvent) -> Void) {
         self.source = source
         translator = TouchTranslator(screen: screen)
         translator.mouseIsFinger = mouseIsFinger
+        translator.calibration = calibration
         self.handler = handler
     }
 

@@ -116,9 +116,22 @@ public struct DRMPlane: Sendable {
     public var formats: [UInt32]
     public var kind: DRMPlaneKind
     public var propertyIds: [String: UInt32]
-    public init(id: UInt32, possibleCrtcs: UInt32, formats: [UInt32], kind: DRMPlaneKind, propertyIds: [String: UInt32] = [:]) {
+    /// What each property is set to now (what the previous client left: a console's
+    /// rotation, an overlay still on).
+    public var values: [String: UInt64]
+    /// Enum and bitmask properties: name of each option → the value that selects it (for a
+    /// bitmask, its bit: "rotate-180" → 0x4).
+    public var options: [String: [String: UInt64]]
+    /// Range properties ("zpos", "alpha"): the values allowed.
+    public var ranges: [String: ClosedRange<UInt64>]
+    /// Properties the driver reports but does not let a client change (a fixed "zpos").
+    public var immutable: Set<String>
+    public init(id: UInt32, possibleCrtcs: UInt32, formats: [UInt32], kind: DRMPlaneKind, propertyIds: [String: UInt32] = [:],
+                values: [String: UInt64] = [:], options: [String: [String: UInt64]] = [:],
+                ranges: [String: ClosedRange<UInt64>] = [:], immutable: Set<String> = []) {
         self.id = id; self.possibleCrtcs = possibleCrtcs; self.formats = formats; self.kind = kind
-        self.propertyIds = propertyIds
+        self.propertyIds = propertyIds; self.values = values; self.options = options; self.ranges = ranges
+        self.immutable = immutable
     }
 }
 
@@ -179,6 +192,10 @@ public protocol DRMCalls: AnyObject {
     func setConnectorProperty(fd: Int32, connectorId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError)
     func createModeBlob(fd: Int32, mode: DRMMode) throws(SystemError) -> UInt32
     func destroyBlob(fd: Int32, id: UInt32)
+    /// Sets one property of a plane outside an atomic commit (legacy modesetting).
+    func setPlaneProperty(fd: Int32, planeId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError)
+    /// Takes a plane off its CRTC outside an atomic commit (SetPlane with no framebuffer).
+    func disablePlane(fd: Int32, planeId: UInt32) throws(SystemError)
 }
 
 /// The real libdrm.
@@ -255,7 +272,8 @@ public final class LibDRM: DRMCalls {
                 }
                 planes.append(DRMPlane(id: id, possibleCrtcs: p.pointee.possible_crtcs,
                                        formats: Array(UnsafeBufferPointer(start: p.pointee.formats, count: Int(p.pointee.count_formats))),
-                                       kind: kind, propertyIds: props.ids))
+                                       kind: kind, propertyIds: props.ids, values: props.values, options: props.options,
+                                       ranges: props.ranges, immutable: props.immutable))
                 drmModeFreePlane(p)
             }
             drmModeFreePlaneResources(pr)
@@ -264,7 +282,10 @@ public final class LibDRM: DRMCalls {
                        planes: planes, supportsAtomic: atomic)
     }
 
-    private struct ObjectProperties { var ids: [String: UInt32] = [:]; var values: [String: UInt64] = [:]; var enumValues: [String: String] = [:] }
+    private struct ObjectProperties {
+        var ids: [String: UInt32] = [:]; var values: [String: UInt64] = [:]; var enumValues: [String: String] = [:]
+        var options: [String: [String: UInt64]] = [:]; var ranges: [String: ClosedRange<UInt64>] = [:]; var immutable: Set<String> = []
+    }
 
     private func properties(_ fd: Int32, _ object: UInt32, _ type: UInt32) -> ObjectProperties {
         var out = ObjectProperties()
@@ -276,12 +297,23 @@ public final class LibDRM: DRMCalls {
             let value = props.pointee.prop_values[i]
             out.ids[name] = prop.pointee.prop_id
             out.values[name] = value
-            if prop.pointee.flags & UInt32(DRM_MODE_PROP_ENUM) != 0 {
-                for e in 0..<Int(prop.pointee.count_enums) where prop.pointee.enums[e].value == value {
-                    out.enumValues[name] = withUnsafeBytes(of: prop.pointee.enums[e].name) {
-                        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-                    }
+            let flags = prop.pointee.flags
+            if flags & UInt32(DRM_MODE_PROP_IMMUTABLE) != 0 { out.immutable.insert(name) }
+            let isEnum = flags & UInt32(DRM_MODE_PROP_ENUM) != 0, isBitmask = flags & UInt32(DRM_MODE_PROP_BITMASK) != 0
+            if isEnum || isBitmask {
+                var options: [String: UInt64] = [:]
+                for e in 0..<Int(prop.pointee.count_enums) {
+                    let option = withUnsafeBytes(of: prop.pointee.enums[e].name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    // A bitmask's entries give bit numbers; a bit number past 63 cannot be a flag.
+                    let v = prop.pointee.enums[e].value
+                    if isBitmask { if v < 64 { options[option] = 1 << v } } else { options[option] = v }
+                    if isEnum && v == value { out.enumValues[name] = option }
                 }
+                out.options[name] = options
+            }
+            // Unsigned ranges ("zpos", "alpha"); the signed ones are no plane property we set.
+            if flags & UInt32(DRM_MODE_PROP_RANGE) != 0, prop.pointee.count_values >= 2, let limits = prop.pointee.values, limits[0] <= limits[1] {
+                out.ranges[name] = limits[0]...limits[1]
             }
             drmModeFreeProperty(prop)
         }
@@ -368,4 +400,13 @@ public final class LibDRM: DRMCalls {
         return id
     }
     public func destroyBlob(fd: Int32, id: UInt32) { _ = drmModeDestroyPropertyBlob(fd, id) }
+
+    public func setPlaneProperty(fd: Int32, planeId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError) {
+        try check(drmModeObjectSetProperty(fd, planeId, UInt32(DRM_MODE_OBJECT_PLANE), propertyId, value),
+                  "DRM_IOCTL_MODE_OBJ_SETPROPERTY plane \(planeId) property \(propertyId)")
+    }
+
+    public func disablePlane(fd: Int32, planeId: UInt32) throws(SystemError) {
+        try check(drmModeSetPlane(fd, planeId, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), "DRM_IOCTL_MODE_SETPLANE plane \(planeId) off")
+    }
 }

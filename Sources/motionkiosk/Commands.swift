@@ -92,5 +92,12 @@ let motionKioskCommandLine = ToolSpec(
                         OptionSpec("frame-file", help: "Once the first frame is on screen, write the portrait frame to this file (binary PPM)."),
                         .flag("no-input", help: "Do not open input devices."),
                     ]),
+        CommandSpec(name: "calibrate", abstract: "Calibrate the touch panel: touch four targets; prints the [touch] calibration line that lines touch up with the picture.",
+                    discussion: "Fits through the configuration's present [touch] transform and calibration and the display's rotation, and shows the result live (a ring where a finger is reported, a dot where the new calibration puts it); hold 2 s to start again. Stop the kiosk service first (systemctl stop motionkiosk). With --save the line is written into the configuration file's [touch] table once the whole file passes check-config's checks; systemctl reload motionkiosk then applies it. Leaves on Escape, SIGTERM, SIGINT or after --seconds.",
+                    options: displayOptions + [
+                        OptionSpec("config", help: "Configuration file (default \(KioskConfiguration.defaultPath))."),
+                        .flag("save", help: "Write the fitted line into the configuration file."),
+                        OptionSpec("seconds", help: "Leave after this many seconds (default: run until Escape or a signal)."),
+                    ]),
     ],
     defaultSubcommand: "run")

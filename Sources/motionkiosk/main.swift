@@ -61,6 +61,7 @@ func run(_ command: ParsedCommand) throws(KioskError) -> Int32 {
     case "sensors": return try sensors(command)
     case "devices": return try devices(command)
     case "pattern": return try pattern(command)
+    case "calibrate": return try calibrate(command)
     default: throw KioskError("no subcommand \(command.name)")
     }
 }

@@ -1,6 +1,8 @@
 import Testing
 import Geometry
 import Sensors
+import Diagnostics
+import Gestures
 @testable import Exhibits
 
 @Suite struct CommissioningTests {
@@ -23,6 +25,26 @@ import Sensors
         quick.tap(Vec2(30, 30), at: 1000)
         quick.checkpoint("after", at: 5000)
         #expect(r.string(try replay(quick.text, exhibit: "launcher").states["after"]?["exhibit"]) == "launcher")
+    }
+
+    @Test func itsCalibrateButtonOpensTheCalibrationScreen() throws {
+        // The installer's way: the corner press to the commissioning screen, then the button.
+        var t = TraceBuilder()
+        t.touch("down", Vec2(30, 30), t: 1000)
+        t.touch("up", Vec2(30, 30), t: 4200)
+        t.checkpoint("commissioning", at: 4500)
+        let button = Vec2(240, Commissioning.barTop(height: 800, scale: 1) - 36)
+        t.tap(button, at: 5000)
+        t.checkpoint("calibrating", at: 6000)
+        let r = try replay(t.text, exhibit: "launcher")
+        #expect(r.string(r.states["commissioning"]?["exhibit"]) == "commissioning")
+        guard case .array(let controls)? = r.states["commissioning"]?["controls"] else { Issue.record("no controls"); return }
+        #expect(controls.contains { r.string($0["id"]) == "calibrate" })
+        #expect(r.string(r.states["calibrating"]?["exhibit"]) == "calibration")
+        // Outside an app (a preview) there is nowhere to go: no button.
+        let alone = Commissioning(environment: ExhibitEnvironment(width: 480, height: 800, fonts: try FontSet(), log: Log(minimum: .error)),
+                                  gestures: GestureEnvironment(), random: SeededGenerator(seed: 1))
+        #expect(alone.calibrateButton == nil)
     }
 
     @Test func dotUnderEveryFingerAndTheEdgeThatIsDown() throws {

@@ -32,14 +32,31 @@ import Trace
     }
 
     @Test(arguments: [SystemCallLog.Call.createDumbBuffer, .addFramebuffer])
-    func aSecondScanoutBufferThatCannotBeMadeFreesTheFirstAndTheCard(_ call: SystemCallLog.Call) {
+    func aSecondScanoutBufferThatCannotBeMadeLeavesOneAndFreesWhatWasHalfMade(_ call: SystemCallLog.Call) throws {
         let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 480, height: 800))
         drm.fail(call, nth: 2, errno: ENOMEM)
+        // Scarce scanout memory: the display runs on the one buffer it got, and says why.
+        let display = try openCard(system, drm)
+        let ioctl = call == .createDumbBuffer ? "DRM_IOCTL_MODE_CREATE_DUMB" : "DRM_IOCTL_MODE_ADDFB2"
+        #expect(display.scanoutBuffers == 1)
+        #expect(display.notes.contains { $0.contains("only 1 of 2") && $0.contains("(/dev/dri/card0: \(ioctl) 480x800: Cannot allocate memory)") })
+        // What the second got (its dumb buffer, where ADDFB2 failed) is freed at once.
+        #expect(drm.count(of: .destroyDumbBuffer) == (call == .addFramebuffer ? 1 : 0))
+        display.restore()
+        #expect(drm.count(of: .destroyDumbBuffer) == drm.count(of: .createDumbBuffer) - (call == .createDumbBuffer ? 1 : 0))
+        #expect(drm.count(of: .removeFramebuffer) == drm.count(of: .addFramebuffer) - (call == .addFramebuffer ? 1 : 0))
+        #expect(system.unmapped == system.mapped.count && system.closed.count == 1)
+    }
+
+    @Test(arguments: [SystemCallLog.Call.createDumbBuffer, .addFramebuffer])
+    func noScanoutBufferAtAllIsNamedAndNothingLeaks(_ call: SystemCallLog.Call) {
+        let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 480, height: 800))
+        drm.fail(call, errno: ENOMEM, times: .max)
         var failure: DisplaySetupError?
         do { _ = try openCard(system, drm) } catch { failure = error }
         let ioctl = call == .createDumbBuffer ? "DRM_IOCTL_MODE_CREATE_DUMB" : "DRM_IOCTL_MODE_ADDFB2"
-        #expect(failure?.description == "/dev/dri/card0: \(ioctl) 480x800: Cannot allocate memory")
-        // Everything of the first buffer (and of the second, where it got that far) is freed.
+        #expect(failure?.description.hasPrefix("/dev/dri/card0: no memory for a 480x800") == true, "\(String(describing: failure))")
+        #expect(failure?.description.contains("(\(ioctl) 480x800: Cannot allocate memory)") == true)
         #expect(drm.count(of: .destroyDumbBuffer) == drm.count(of: .createDumbBuffer) - (call == .createDumbBuffer ? 1 : 0))
         #expect(drm.count(of: .removeFramebuffer) == drm.count(of: .addFramebuffer) - (call == .addFramebuffer ? 1 : 0))
         #expect(system.unmapped == system.mapped.count && system.closed.count == 1)
@@ -47,10 +64,10 @@ import Trace
 
     @Test func aMappingRefusedByTheKernelIsNamedAndNothingLeaks() {
         let system = FakeSystem(), drm = FakeDRM(card: Cards.virtual(width: 480, height: 800))
-        system.fail(.mmap, errno: ENOMEM)
+        system.fail(.mmap, errno: ENOMEM, times: .max)
         var failure: DisplaySetupError?
         do { _ = try openCard(system, drm) } catch { failure = error }
-        #expect(failure?.description.hasPrefix("/dev/dri/card0: mmap ") == true)
+        #expect(failure?.description.hasPrefix("/dev/dri/card0: no memory for a 480x800") == true && failure?.description.contains("(mmap ") == true, "\(String(describing: failure))")
         #expect(drm.count(of: .removeFramebuffer) == 1 && drm.count(of: .destroyDumbBuffer) == 1 && system.closed.count == 1)
     }
 

@@ -131,8 +131,13 @@ public final class FakeDRM: DRMCalls, RecordingFake {
 
     public init(card: DRMCard) { self.card = card }
 
+    /// Cards by device path where a test has more than one (else every path reads `card`).
+    /// A path whose GETRESOURCES fails (a render-only v3d: EOPNOTSUPP) is a fault on
+    /// `.readCard` of that path.
+    public var cardsByPath: [String: DRMCard] = [:]
     public func readCard(fd: Int32, path: String) throws(SystemError) -> DRMCard {
         try log.enter(.readCard, path, attempt: "DRM_IOCTL_MODE_GETRESOURCES on \(path)")
+        if let c = cardsByPath[path] { return c }
         var c = card
         c.path = path
         return c
@@ -144,16 +149,25 @@ public final class FakeDRM: DRMCalls, RecordingFake {
         master = true
     }
     public func dropMaster(fd: Int32) { log.record(.dropMaster, "fd \(fd)") }
+    /// Dumb buffers alive, in the order made (the display maps each right after), and the
+    /// framebuffer made over each. Scarce CMA is a fault on `.createDumbBuffer` ("WxH").
+    public private(set) var dumbHandles: [UInt32] = []
+    public private(set) var framebufferHandles: [UInt32: UInt32] = [:]
     public func createDumbBuffer(fd: Int32, width: Int, height: Int, bitsPerPixel: Int) throws(SystemError) -> DRMDumbBuffer {
         try log.enter(.createDumbBuffer, "\(width)x\(height)", attempt: "DRM_IOCTL_MODE_CREATE_DUMB \(width)x\(height)")
         nextId += 1
+        dumbHandles.append(nextId)
         let pitch = (width * bitsPerPixel / 8 + 63) & ~63
         return DRMDumbBuffer(handle: nextId, pitch: pitch, size: pitch * height, mapOffset: 0)
     }
-    public func destroyDumbBuffer(fd: Int32, handle: UInt32) { log.record(.destroyDumbBuffer, "\(handle)") }
+    public func destroyDumbBuffer(fd: Int32, handle: UInt32) {
+        log.record(.destroyDumbBuffer, "\(handle)")
+        dumbHandles.removeAll { $0 == handle }
+    }
     public func addFramebuffer(fd: Int32, width: Int, height: Int, fourcc: UInt32, handle: UInt32, pitch: Int) throws(SystemError) -> UInt32 {
         try log.enter(.addFramebuffer, "\(width)x\(height)", attempt: "DRM_IOCTL_MODE_ADDFB2 \(width)x\(height)")
         nextId += 1
+        framebufferHandles[nextId] = handle
         return nextId
     }
     public func removeFramebuffer(fd: Int32, id: UInt32) { log.record(.removeFramebuffer, "\(id)") }
@@ -169,11 +183,48 @@ public final class FakeDRM: DRMCalls, RecordingFake {
         flips.append(bufferId)
         onFlip?(fd, userData)
     }
+    /// Object id → property id → value, as the card's planes started and the committed
+    /// (not TEST_ONLY) atomic requests and legacy property sets left them.
+    public private(set) var state: [UInt32: [UInt32: UInt64]] = [:]
+    private var stateRead = false
+    /// The card's starting plane state, once.
+    private func readState() {
+        if stateRead { return }
+        stateRead = true
+        for p in card.planes {
+            for (name, value) in p.values { if let id = p.propertyIds[name] { state[p.id, default: [:]][id] = value } }
+        }
+    }
+    /// A plane's property by name as the card holds it now.
+    public func planeValue(_ plane: UInt32, _ name: String) -> UInt64? {
+        readState()
+        guard let p = card.planes.first(where: { $0.id == plane }), let id = p.propertyIds[name] else { return nil }
+        return state[plane]?[id]
+    }
     public func atomicCommit(fd: Int32, _ values: [DRMPropertyValue], flags: UInt32, userData: UInt64) throws(SystemError) {
-        // DRM_MODE_ATOMIC_TEST_ONLY is 0x0100.
-        try log.enter(.atomicCommit, "flags 0x\(String(flags, radix: 16))", attempt: "DRM_IOCTL_MODE_ATOMIC\(flags & 0x0100 != 0 ? " (TEST_ONLY)" : "")")
+        // DRM_MODE_ATOMIC_TEST_ONLY is 0x0100. The subject names every value as
+        // " object.property=value;", so that a test refuses a state a driver cannot scan out
+        // (`fail(.atomicCommit, of: " 72.20=4;", …)`).
+        try log.enter(.atomicCommit, "flags 0x\(String(flags, radix: 16))" + values.map { " \($0.objectId).\($0.propertyId)=\($0.value);" }.joined(),
+                      attempt: "DRM_IOCTL_MODE_ATOMIC\(flags & 0x0100 != 0 ? " (TEST_ONLY)" : "")")
         atomicCommits.append((values, flags, userData))
+        if flags & 0x0100 == 0 {
+            readState()
+            for v in values { state[v.objectId, default: [:]][v.propertyId] = v.value }
+        }
         if flags & 0x01 != 0 { onFlip?(fd, userData) }
+    }
+    /// Subject "plane P property=value;": a test refuses one value (`of: " 20=4;"`).
+    public func setPlaneProperty(fd: Int32, planeId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError) {
+        try log.enter(.setPlaneProperty, "plane \(planeId) \(propertyId)=\(value);", attempt: "DRM_IOCTL_MODE_OBJ_SETPROPERTY plane \(planeId)")
+        readState()
+        state[planeId, default: [:]][propertyId] = value
+    }
+    public func disablePlane(fd: Int32, planeId: UInt32) throws(SystemError) {
+        try log.enter(.disablePlane, "plane \(planeId)", attempt: "DRM_IOCTL_MODE_SETPLANE plane \(planeId) off")
+        readState()
+        guard let p = card.planes.first(where: { $0.id == planeId }) else { return }
+        for name in ["FB_ID", "CRTC_ID"] { if let id = p.propertyIds[name] { state[planeId, default: [:]][id] = 0 } }
     }
     public var connectorProperties: [(connector: UInt32, property: UInt32, value: UInt64)] = []
     public func setConnectorProperty(fd: Int32, connectorId: UInt32, propertyId: UInt32, value: UInt64) throws(SystemError) {

@@ -21,7 +21,7 @@ public final class SystemCallLog: @unchecked Sendable {
         case readSmallFile, writeSmallFile, listDirectory
         case status, rename, removeFile, makeDirectory, makeNewDirectory, removeDirectory, setMode, syncFile, createUniqueFile
         case readCard, setMaster, dropMaster, createDumbBuffer, destroyDumbBuffer, addFramebuffer, removeFramebuffer
-        case setCrtc, pageFlip, atomicCommit, setConnectorProperty, createModeBlob, destroyBlob
+        case setCrtc, pageFlip, atomicCommit, setPlaneProperty, disablePlane, setConnectorProperty, createModeBlob, destroyBlob
         case udevMonitor
     }
 

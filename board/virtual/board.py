@@ -690,6 +690,9 @@ def main():
         check_sensors(c, text)
 
     # Figures.
+    chosen = re.search(r"pattern: DRM \S+ \S+ (\d+x\d+@[\d.]+) rotation", log)
+    if chosen:
+        print(f'{{"board":"{name}","metric":"mode_chosen","mode":"{chosen.group(1)}"}}')
     m = re.search(r"frame on screen, ([\d.]+) ms after main(?:, ([\d.]+) ms after process start)?", log)
     if m:
         print(f'{{"board":"{name}","metric":"start_to_first_flip_ms","main":{m.group(1)},"process":{m.group(2) or "null"}}}')

@@ -1,4 +1,5 @@
 import Geometry
+import Platform
 
 extension KioskApp {
     public struct Settings {
@@ -26,6 +27,14 @@ extension KioskApp {
         public var languages = ["en"]
         /// The museum's own wording: language code → text key → text.
         public var textOverrides: [String: [String: String]] = [:]
+        /// A finger held unmoved (within 2 mm) this long is stuck (a fault, a leaning object),
+        /// not a visitor: it is dropped until it lifts (`[touch] stuck_seconds`); nil: never.
+        public var stuckTouchAfter: Microseconds? = 600_000_000
+        /// How the panel's touch reports are put right (`[touch] transform` and `calibration`),
+        /// and how the picture sits on the panel (set from the display): the calibration
+        /// screen fits through both.
+        public var touchCalibration = TouchCalibration.identity
+        public var panelScreen: ScreenTransform? = nil
         /// The panel's pixel pitch from DRM, for a legible text size; nil: a 7-inch panel.
         public var millimetresPerPixel: Double? = nil
         /// Start where a running kiosk was at one of its restart points (a black-box dump's

@@ -4,7 +4,7 @@ import Gestures
 /// The installers' screen: a dot and its coordinates under every finger, with corner targets
 /// to check touch calibration; a bubble level with the screen-frame tilt and the edge that is
 /// down; the test pattern (grid, corner markers, an arrow to the portrait top, colour bars);
-/// and the devices in use.
+/// the devices in use; and, in the app, a button to the touch calibration screen.
 public final class Commissioning: Exhibit {
     public static let profile = ExhibitProfile(
         name: "commissioning", tileColor: Color(r: 60, g: 60, b: 70), demoTrace: demoTrace, isInstallerScreen: true)
@@ -15,6 +15,8 @@ public final class Commissioning: Exhibit {
     private let homeControl: Rect?
     private var fingers: [Int: Vec2] = [:]
     private var gravity = Vec2(0, 1)
+    /// The button that opens the calibration screen; nil where there is no app to open it.
+    let calibrateButton: Rect?
     static let fingerColors: [Color] = [Color(rgb: 0xFF453A), Color(rgb: 0x32D74B), Color(rgb: 0x0A84FF),
                                         Color(rgb: 0xFFD60A), Color(rgb: 0xBF5AF2), Color(rgb: 0x64D2FF)]
 
@@ -25,7 +27,20 @@ public final class Commissioning: Exhibit {
         fonts = environment.fonts
         devices = environment.devices
         homeControl = environment.homeControl
+        if let openScreen = environment.openScreen {
+            let s = environment.scale, height = Double(environment.height)
+            let button = Rect(center: Vec2(width / 2, Self.barTop(height: height, scale: s) - 36 * s), width: 220 * s, height: 44 * s)
+            calibrateButton = button
+            gestures.add(TapGestureRecognizer(region: button, name: "open \(Calibration.profile.name)") { tap in
+                if tap.state == .ended { openScreen(Calibration.exhibitType) }
+            })
+        } else {
+            calibrateButton = nil
+        }
     }
+
+    /// The top of the colour bars.
+    static func barTop(height: Double, scale: Double) -> Double { (height - 130 * scale).rounded(.down) }
 
     public func touches(_ frame: TouchFrame) {
         for e in frame.events {
@@ -98,10 +113,14 @@ public final class Commissioning: Exhibit {
                                centeredAt: Vec2(cx, centre.y + radius + 30 * scale), size: 16 * scale, color: text))
         // Colour bars.
         let bars: [UInt32] = [0xFFFFFF, 0xFFFF00, 0x00FFFF, 0x00FF00, 0xFF00FF, 0xFF0000, 0x0000FF, 0x000000]
-        let barTop = Int(height - 130 * scale), barHeight = Int(40 * scale)
+        let barTop = Int(Self.barTop(height: height, scale: scale)), barHeight = Int(40 * scale)
         for (i, rgb) in bars.enumerated() {
             let x0 = Int(Double(i) * width / Double(bars.count)), x1 = Int(Double(i + 1) * width / Double(bars.count))
             list.append(.fillPixels(PixelRect(x: x0, y: barTop, width: x1 - x0, height: barHeight), Color(rgb: rgb)))
+        }
+        if let button = calibrateButton {
+            list.append(.rect(button, transform: .identity, color: Color(r: 44, g: 50, b: 58)))
+            list.append(fonts.text("Calibrate touch", centeredAt: button.center, size: 16 * scale, bold: true, color: text))
         }
         // A dot under every finger, with its coordinates.
         for (id, p) in fingers.sorted(by: { $0.key < $1.key }) {
@@ -128,7 +147,8 @@ public final class Commissioning: Exhibit {
 
     public func state() -> ExhibitState {
         ExhibitState(background: Color(r: 16, g: 20, b: 24),
-                     controls: targets.enumerated().map { ControlState(id: "target.\($0.offset)", frame: Rect(center: $0.element, width: 28 * scale, height: 28 * scale)) },
+                     controls: targets.enumerated().map { ControlState(id: "target.\($0.offset)", frame: Rect(center: $0.element, width: 28 * scale, height: 28 * scale)) }
+                        + (calibrateButton.map { [ControlState(id: "calibrate", frame: $0)] } ?? []),
                      extras: [
                         ("fingers", .array(fingers.sorted(by: { $0.key < $1.key }).map {
                             .object([("id", .int($0.key)), ("x", .number($0.value.x)), ("y", .number($0.value.y))])

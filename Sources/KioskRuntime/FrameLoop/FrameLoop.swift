@@ -118,6 +118,7 @@ public final class FrameLoop {
             throw error
         }
         lifecycle = .showing(stage)
+        input.useDisplay(millimetresPerPixel: display.millimetresPerPixel)
         if let note = console?.note { say(note) }
         if !stage.presenter.flipsAsynchronously && settings.announceReadyAtStart { housekeeping.announceReady(status: display.name) }
         contentStart = clock.now
@@ -135,7 +136,8 @@ public final class FrameLoop {
     /// display's screen transform. Call after `start`.
     public func attachInput(_ source: any InputEventSource) throws(SystemError) {
         guard let display else { return }
-        try input.attach(source, screen: display.screen, mouseIsFinger: settings.mouseIsFinger, loop: loop)
+        try input.attach(source, screen: display.screen, mouseIsFinger: settings.mouseIsFinger,
+                         calibration: settings.touchCalibration, loop: loop)
     }
 
     /// Tilt, shakes and altitude from `sensors`. With `udev`, a sensor plugged in (or back)
@@ -235,6 +237,26 @@ public final class FrameLoop {
         log.error("\(error)")
         dumpBlackBox(reason: "display-error")
         loop.stop()
+    }
+
+    /// The display's screen went or came (the hotplug handler, Platform/ConnectorWatch.swift):
+    /// gone, the display keeps frames back and the loop waits for the content's deadlines
+    /// only; back, the current picture goes out whole; another mode, the kiosk starts again
+    /// for its size.
+    public func displayConnectorChanged(_ change: DumbBufferDisplay.ConnectorChange) {
+        switch change {
+        case .unchanged: return
+        case .gone:
+            say("display: the screen went away; running dark until it comes back")
+            stage?.presenter.screenWent()
+        case .back:
+            say("display: the screen is back; showing the current picture")
+            stage?.presenter.screenCameBack()
+            wake()
+        case .otherMode(let mode):
+            say("display: the screen came back as \(mode); starting again for its size")
+            leaveToStartAgain()
+        }
     }
 
     // MARK: Reloading

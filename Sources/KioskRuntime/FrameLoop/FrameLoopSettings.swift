@@ -18,6 +18,8 @@ public struct FrameLoopSettings {
     public var escapeLeaves = true
     /// A mouse acts as one finger (`[input] mouse_as_finger`).
     public var mouseIsFinger = true
+    /// `[touch] transform` and `calibration`, applied to touch before the screen's rotation.
+    public var touchCalibration = TouchCalibration.identity
     /// Where the loop's own lines go (the test pattern writes them to stdout at once);
     /// nil: the log at info level.
     public var say: ((String) -> Void)?

@@ -20,6 +20,9 @@ final class InputDelivery {
     private var touch: TouchInput?
     /// Its descriptor became readable since the last wake-up.
     private var ready = false
+    /// Phantom taps (Platform/PhantomTapFilter.swift) never reach the content; made anew
+    /// for each display, at its pixel pitch (`useDisplay`).
+    private var phantomTaps = PhantomTapFilter()
     /// Touch slots with a finger down.
     private var slotsDown: Set<Int> = []
     private var escapeRefusalSaid = false
@@ -39,10 +42,18 @@ final class InputDelivery {
         self.housekeeping = housekeeping; self.escapeLeaves = escapeLeaves; self.log = log; self.say = say
     }
 
-    /// Takes `source`'s events, mapped through `screen`, from now on: its descriptor marks
-    /// it ready, and each wake-up dispatches it once (`dispatch`).
-    func attach(_ source: any InputEventSource, screen: ScreenTransform, mouseIsFinger: Bool, loop: EventLoop) throws(SystemError) {
-        let touch = TouchInput(source: source, screen: screen, mouseIsFinger: mouseIsFinger) { [unowned(unsafe) self] in self.deliver($0) }
+    /// Phantom taps are measured on this display's glass (2 mm at its pixel pitch) from now on.
+    func useDisplay(millimetresPerPixel: Double?) {
+        phantomTaps = PhantomTapFilter(millimetresPerPixel: millimetresPerPixel)
+    }
+
+    /// Takes `source`'s events, put right by `calibration` (`[touch] transform` and
+    /// `calibration`) then mapped through `screen`, from now on: its descriptor marks it
+    /// ready, and each wake-up dispatches it once (`dispatch`).
+    func attach(_ source: any InputEventSource, screen: ScreenTransform, mouseIsFinger: Bool, calibration: TouchCalibration,
+                loop: EventLoop) throws(SystemError) {
+        let touch = TouchInput(source: source, screen: screen, mouseIsFinger: mouseIsFinger,
+                               calibration: calibration) { [unowned(unsafe) self] in self.deliver($0) }
         try loop.addReader(source.fd) { [unowned(unsafe) self] in self.ready = true }
         self.touch = touch
         // The devices already there say so at once.
@@ -59,7 +70,11 @@ final class InputDelivery {
     /// One input event, as `TouchInput` translates it (or a replay produces it).
     func deliver(_ event: InputEvent) {
         switch event {
-        case .touches(let frame):
+        case .touches(let panelFrame):
+            guard let frame = phantomTaps.filter(panelFrame) else {
+                housekeeping.health.phantomTaps = phantomTaps.ignored
+                return
+            }
             // Input before time: the content reaches the frame's own time, then takes it.
             let at = max(frame.time, content.now)
             guard gate.admits(frame, at: at, displayAsleep: displayAsleep()) else { return }

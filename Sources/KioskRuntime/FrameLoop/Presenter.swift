@@ -52,6 +52,19 @@ final class Presenter {
     /// The display came back on: the next frame goes out whole.
     func presentWholeNext() { presentWhole = true }
 
+    /// The screen went away (unplugged, switched off): counted, and the display is dark
+    /// until it comes back (it keeps the frames back itself).
+    func screenWent() {
+        health.displayOn = false
+        health.screenLosses += 1
+    }
+
+    /// The screen came back with its mode: the current picture goes out whole.
+    func screenCameBack() {
+        health.displayOn = display.isPoweredOn
+        presentWhole = true
+    }
+
     /// A touch frame at `time` reached the content: it is timed to the glass with the next
     /// frame drawn.
     func touchHandled(at time: Microseconds) {

@@ -22,6 +22,13 @@ public final class StandHealth {
     var displayOn = false
     /// Page flips whose completion never came (each time the mode was set again).
     var flipsLost = 0
+    /// Scanout buffers the DRM display made (fewer than asked when memory was short); nil on
+    /// the virtual panel.
+    public var scanoutBuffers: Int?
+    /// Times the display's screen went away (unplugged, switched off) while the kiosk ran.
+    var screenLosses = 0
+    /// Phantom taps the touch panel made and the kiosk ignored (`PhantomTapFilter`).
+    var phantomTaps = 0
     /// The process's resident memory when the metrics are written, KiB (0: unknown).
     var residentKilobytes = 0
     /// The process's start, seconds since 1970 (wall clock, read once).
@@ -81,6 +88,17 @@ public final class StandHealth {
         p.family("motionkiosk_display_flips_lost_total", .counter,
                  help: "Page flips whose completion never came within a second; the kiosk set the mode again each time.")
         p.sample("motionkiosk_display_flips_lost_total", [], Double(flipsLost))
+        if let buffers = scanoutBuffers {
+            p.family("motionkiosk_display_scanout_buffers", .gauge,
+                     help: "Scanout buffers the display cycles through; 1 when the kernel had no memory for more (frames may tear).")
+            p.sample("motionkiosk_display_scanout_buffers", [], Double(buffers))
+        }
+        p.family("motionkiosk_display_screen_lost_total", .counter,
+                 help: "Times the screen went away (HDMI unplugged, monitor off) while the kiosk ran; it ran dark until the screen came back.")
+        p.sample("motionkiosk_display_screen_lost_total", [], Double(screenLosses))
+        p.family("motionkiosk_touch_phantom_total", .counter,
+                 help: "Phantom taps ignored: a panel's quiet taps repeating at one spot on a steady period.")
+        p.sample("motionkiosk_touch_phantom_total", [], Double(phantomTaps))
         p.family("motionkiosk_resident_memory_bytes", .gauge,
                  help: "The kiosk process's resident memory: it should stay flat over months.")
         p.sample("motionkiosk_resident_memory_bytes", [], residentKilobytes > 0 ? Double(residentKilobytes) * 1024 : .nan)
@@ -117,7 +135,7 @@ public final class StandHealth {
             p.sample("motionkiosk_idle_resets_total", [], Double(v.idleResets))
             p.family("motionkiosk_attract_conversions_total", .counter, help: "Attract-loop demos a visitor stopped by touching.")
             p.sample("motionkiosk_attract_conversions_total", [], Double(v.attractConversions))
-            p.family("motionkiosk_stuck_touches", .gauge, help: "Fingers held implausibly long (10 min or more): a stuck or phantom touch.")
+            p.family("motionkiosk_stuck_touches", .gauge, help: "Fingers held still longer than [touch] stuck_seconds (default 10 min), dropped until they lift: a stuck contact or a leaning object.")
             p.sample("motionkiosk_stuck_touches", [], Double(v.stuckTouches))
         }
 
