@@ -4,6 +4,7 @@ import Glibc
 import Diagnostics
 import Exhibits
 import Geometry
+import OpeningHours
 import Platform
 import Sensors
 import Syscalls
