@@ -66,18 +66,3 @@ func calibrate(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     do { try frames.run() } catch { throw KioskError("\(error)") }
     return 0
 }
-
-/// Writes `line` into the [touch] table of the file at `path`, once the whole new file passes
-/// the checks a reload makes; the file is replaced in one step (temporary, fsync, rename).
-func saveCalibration(_ line: String, to path: String) -> Result<Void, KioskError> {
-    let old: String
-    if LinuxSystem.shared.fileExists(path) {
-        do { old = try readTextFile(path) } catch { return .failure(KioskError("\(path): \(error)")) }
-    } else {
-        old = ""
-    }
-    let new = configurationText(old, withCalibration: line)
-    do { _ = try KioskConfiguration.parse(new, file: path) } catch { return .failure(KioskError(error.description)) }
-    do { try writeFileAtomically(path, new, system: LinuxSystem.shared) } catch { return .failure(KioskError("\(path): \(error)")) }
-    return .success(())
-}

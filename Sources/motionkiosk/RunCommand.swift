@@ -109,11 +109,7 @@ private func startAgainInPlace(log: Log) {
 }
 
 func loadConfiguration(_ given: String?) throws(KioskError) -> KioskConfiguration {
-    let path = given ?? KioskConfiguration.defaultPath
-    if given == nil && !LinuxSystem.shared.fileExists(path) { return KioskConfiguration() }
-    let text: String
-    do { text = try readTextFile(path) } catch { throw KioskError("\(path): \(error)") }
-    do { return try KioskConfiguration.parse(text, file: path, warn: { printError("warning: \($0)") }) } catch { throw KioskError(error.description) }
+    try KioskRuntime.loadConfiguration(given, warn: { printError("warning: \($0)") })
 }
 
 /// `motionkiosk check-config [FILE]`.
