@@ -68,7 +68,8 @@ public indirect enum JSONValue: Equatable, Sendable {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (d * scale).rounded() / scale
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        // Whole numbers up to 2^53 (every one a Double holds exactly) print as integers.
+        if rounded == rounded.rounded(), abs(rounded) <= 9_007_199_254_740_992 { return String(Int64(rounded)) }
         var text = String(rounded)
         if text.contains("e") { return text }
         if let dot = text.firstIndex(of: ".") {

@@ -204,7 +204,7 @@ public final class TiltMaze: Exhibit {
                 ("walls", .array(walls.map(TiltMaze.json))),
                 ("goal", TiltMaze.json(layout.floor(of: goal))),
                 ("solved", .int(solved)),
-                ("seed", .int(Int(maze.seed))),
+                ("seed", .number(Double(maze.seed))),   // 53 bits: more than a 32-bit Int holds (armhf)
                 ("maze", .object([("columns", .int(layout.columns)), ("rows", .int(layout.rows)), ("cell", .int(layout.pitch))])),
                 ("celebrating", .bool(celebration != nil)),
                 ("dragging", .bool(dragTarget != nil)),
