@@ -118,13 +118,13 @@ public final class ReplayRunner {
                                                 altitude: self.motion.altitude, at: t)
                     case let .pressure(kpa):
                         flush()
-                        self.frames.content.advance(to: t)
+                        self.frames.advanceContent(to: t)
                         if self.motion.add(pressure: PressureSample(time: t, kilopascals: kpa)) {
                             self.frames.content.motion(gravity: self.motion.worldGravity, altitude: self.motion.altitude)
                         }
                     case let .checkpoint(name):
                         flush()
-                        self.frames.content.advance(to: t)
+                        self.frames.advanceContent(to: t)
                         self.frames.drawNow()
                         do throws(E) { try checkpoint(Checkpoint(name: name, time: t, state: self.state(at: t), frame: self.display.backBuffer)) } catch {
                             failure = error

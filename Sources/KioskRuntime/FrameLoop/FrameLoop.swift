@@ -22,8 +22,9 @@ import Trace
 /// 1. touch frames that arrived are handled at their own times (the content is advanced
 ///    to each frame's time first, so a deadline after it cannot fire before it);
 /// 2. motion samples likewise, at their times;
-/// 3. the content is advanced to now and, if the hours and the display's pacing allow,
-///    drawn and presented; the next wake is the flip event, the pacing timer while something
+/// 3. the content is advanced to now (an opening or closing on the way applied at its own
+///    instant, `advanceContent`) and, if the hours and the display's pacing allow, drawn
+///    and presented; the next wake is the flip event, the pacing timer while something
 ///    moves, the content's next deadline, or nothing at all (zero wakeups at rest).
 public final class FrameLoop {
     public let loop: EventLoop
@@ -74,6 +75,8 @@ public final class FrameLoop {
                               escapeLeaves: settings.escapeLeaves, log: log, say: say)
         // The handlers capture this frame loop unretained: they live in `loop`, which this
         // object owns, so none can run after it is gone (Embedded Swift has no weak).
+        input.advanceContent = { [unowned(unsafe) self] time in self.advanceContent(to: time) }
+        motion.advanceContent = { [unowned(unsafe) self] time in self.advanceContent(to: time) }
         input.handled = { [unowned(unsafe) self] time in self.stage?.presenter.touchHandled(at: time) }
         input.displayAsleep = { [unowned(unsafe) self] in !(self.display?.isPoweredOn ?? true) }
         input.leave = { [unowned(unsafe) self] in self.loop.stop() }
@@ -125,7 +128,7 @@ public final class FrameLoop {
         contentStart = clock.now
         health.displayOn = true
         content.attach(to: display, at: contentStart)
-        do { try loop.onWallClockStep { [unowned(unsafe) self] in self.wallClockStepped() } } catch {
+        do { try loop.onWallClockStep { [unowned(unsafe) self] in self.gate.wallClockStepped() } } catch {
             log.warning("opening hours: a step of the wall clock will be noticed within the hour only: \(error)")
         }
         try housekeeping.start()
@@ -172,9 +175,9 @@ public final class FrameLoop {
         input.dispatch()
         motion.service()
         guard let stage else { return }
-        content.advance(to: clock.now)
+        advanceContent(to: clock.now)
         tap.followRestartPoint(exact: true)
-        guard followOpeningHours(stage) else { return }
+        guard followOpeningHours(stage, at: clock.now) else { return }
         switch stage.presenter.decision() {
         case .waitForFlip(let giveUpAt):
             // The flip event wakes the loop; should it never come, this timer does.
@@ -197,14 +200,27 @@ public final class FrameLoop {
         }
     }
 
+    /// Moves the content's time to `time`. An opening, a closing or the end of a touch's
+    /// wake on the way is applied at its own instant first, so what the content does around
+    /// it does not depend on when frames happen to be drawn (or a replay looks).
+    func advanceContent(to time: Microseconds) {
+        if let stage {
+            while let change = gate.changeDue(by: time) {
+                content.advance(to: change)
+                _ = followOpeningHours(stage, at: change)
+            }
+        }
+        content.advance(to: time)
+    }
+
     /// Draws now, whatever the pacing says (a replay's checkpoint); nothing while the
     /// display is off.
     func drawNow() { stage?.presenter.drawNow(content) }
 
     /// The hours' say on this wake-up; false while the display is off: no frame, and the only
     /// wake-ups are the next look at the hours, a touch, and housekeeping.
-    private func followOpeningHours(_ stage: Stage) -> Bool {
-        switch gate.look(at: clock.now, display: stage.presenter.display) {
+    private func followOpeningHours(_ stage: Stage, at now: Microseconds) -> Bool {
+        switch gate.look(at: now, display: stage.presenter.display) {
         case .open(let switchedOn, let opening):
             if switchedOn { stage.presenter.presentWholeNext() }
             if switchedOn || opening {
@@ -224,14 +240,6 @@ public final class FrameLoop {
             tap.framesPaused()
             return false
         }
-    }
-
-    /// The wall clock was set (an NTP step after boot on a Pi without a real-time clock):
-    /// the hours are looked at again on this wake-up, and the next change found anew.
-    private func wallClockStepped() {
-        guard let schedule = gate.schedule else { return }
-        schedule.clock.lookAgain()   // a step may be NTP's first: is the clock trusted now?
-        say("wall clock set: opening hours looked at again")
     }
 
     private func displayFailed(_ error: DisplayError) {

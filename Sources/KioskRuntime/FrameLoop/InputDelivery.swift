@@ -32,6 +32,9 @@ final class InputDelivery {
     /// Whether escape leaves; `handled`: a touch frame reached the content at this kernel
     /// time; `displayAsleep`: the display is off; `leave`: ends the loop.
     var escapeLeaves: Bool
+    /// Brings the content to a time, the opening hours' changes on the way applied at
+    /// their instants (the frame loop's `advanceContent`).
+    var advanceContent: (Microseconds) -> Void
     var handled: (Microseconds) -> Void = { _ in }
     var displayAsleep: () -> Bool = { false }
     var leave: () -> Void = {}
@@ -40,6 +43,7 @@ final class InputDelivery {
          housekeeping: Housekeeping, escapeLeaves: Bool, log: Log, say: @escaping (String) -> Void) {
         self.content = content; self.gate = gate; self.tap = tap; self.motion = motion
         self.housekeeping = housekeeping; self.escapeLeaves = escapeLeaves; self.log = log; self.say = say
+        advanceContent = { time in content.advance(to: time) }
     }
 
     /// Phantom taps are measured on this display's glass (2 mm at its pixel pitch) from now on.
@@ -77,8 +81,8 @@ final class InputDelivery {
             }
             // Input before time: the content reaches the frame's own time, then takes it.
             let at = max(frame.time, content.now)
+            advanceContent(at)
             guard gate.admits(frame, at: at, displayAsleep: displayAsleep()) else { return }
-            content.advance(to: at)
             tap.followRestartPoint(exact: true)
             for e in frame.events {
                 if e.phase == .down { housekeeping.touchDown(device: e.device, at: e.time); touchesSeen += 1 }

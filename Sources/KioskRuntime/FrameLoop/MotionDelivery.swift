@@ -19,10 +19,14 @@ final class MotionDelivery {
     private var timer: LoopTimer?
     private var readers: [Int32: UInt64] = [:]
     private var monitor: (any UdevMonitoring)?
+    /// Brings the content to a time, the opening hours' changes on the way applied at
+    /// their instants (the frame loop's `advanceContent`).
+    var advanceContent: (Microseconds) -> Void
 
     init(loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent, tap: BlackBoxTap) {
         self.loop = loop; self.clock = clock; self.content = content; self.tap = tap
         problems = RateLimitedLog(log: log, clock: clock, interval: 60_000_000)
+        advanceContent = { time in content.advance(to: time) }
     }
 
     /// Reads `sensors` from now on. With `udev`, a sensor plugged in (or back) is looked for
@@ -97,7 +101,7 @@ final class MotionDelivery {
             // Deadlines up to this sample first: a restart point they reach comes after it in
             // the black box (the pipeline has already taken it), exactly only when the
             // pipeline took nothing later and it finished no shake.
-            content.advance(to: at)
+            advanceContent(at)
             tap.note(update.direct ? .gravity(x: v.x, y: v.y, z: v.z) : .accel(x: v.x, y: v.y, z: v.z), at: at)
             var shook = false
             if case .accepted(let shake) = reading.outcome, shake != nil { shook = true }
@@ -106,7 +110,7 @@ final class MotionDelivery {
         }
         for p in update.pressures {
             let at = max(p.time, content.now)
-            content.advance(to: at)
+            advanceContent(at)
             tap.followRestartPoint(exact: true)
             tap.note(.pressure(kpa: p.kilopascals), at: at)
         }
@@ -115,7 +119,7 @@ final class MotionDelivery {
 
     /// One accelerometer sample reaching the content: live and replay alike.
     func sample(_ reading: MotionReading, altitude: Double?, at time: Microseconds) {
-        content.advance(to: time)
+        advanceContent(time)
         reach(reading, altitude: altitude)
     }
 

@@ -16,6 +16,8 @@ final class OpeningHoursGate {
     /// keeps the display on while closed.
     private var wasOpen: Bool?
     private(set) var wokenUntil: Microseconds?
+    /// When the hours were last looked at (nil: not since the start or a reload).
+    private var lookedAt: Microseconds?
 
     /// What a look at the hours found.
     enum Look {
@@ -35,11 +37,21 @@ final class OpeningHoursGate {
     func update(_ schedule: StandSchedule?, display: (any Display)?) -> Bool {
         self.schedule = schedule
         wasOpen = nil
+        lookedAt = nil
         guard schedule == nil, let display, !display.isPoweredOn else { return false }
         do { try display.setPower(true) } catch { log.error("\(error)") }
         for problem in backlights?.setPower(true) ?? [] { log.warning(problem) }
         health.displayOn = true
         return true
+    }
+
+    /// The wall clock was set (an NTP step after boot on a Pi without a real-time clock):
+    /// the hours are looked at afresh on this wake-up, and the next change found anew.
+    func wallClockStepped() {
+        guard let schedule else { return }
+        schedule.clock.lookAgain()   // a step may be NTP's first: is the clock trusted now?
+        lookedAt = nil
+        say("wall clock set: opening hours looked at again")
     }
 
     /// Whether a touch frame at `time` reaches the content. Closed, a finger going down wakes
@@ -55,6 +67,7 @@ final class OpeningHoursGate {
     func look(at now: Microseconds, display: any Display) -> Look {
         guard let schedule else { return .open(switchedOn: false, opening: false) }
         let open = schedule.isOpen(at: now)
+        lookedAt = now
         if open { wokenUntil = nil }
         if let until = wokenUntil, now >= until { wokenUntil = nil }
         let on = open || wokenUntil != nil
@@ -73,6 +86,16 @@ final class OpeningHoursGate {
         var next = schedule.nextLook(after: now)
         if let until = wokenUntil { next = min(next, until) }
         return .closed(nextLook: next, switchedOff: switching)
+    }
+
+    /// The first opening, closing or end of a touch's wake after the last look and no later
+    /// than `time`: the loop applies it at that instant before the content moves past it.
+    func changeDue(by time: Microseconds) -> Microseconds? {
+        guard let schedule, let lookedAt else { return nil }
+        var next = schedule.nextChange(after: lookedAt)
+        if let until = wokenUntil { next = min(next ?? until, until) }
+        guard let next, next > lookedAt, next <= time else { return nil }
+        return next
     }
 
     /// The next moment the hours must be looked at while the display is on; nil: none.
