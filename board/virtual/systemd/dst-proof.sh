@@ -3,8 +3,10 @@
 # board/virtual/systemd-test.sh, run by proof.sh (fd 3 is its serial line to the host) with
 # the package installed and the service up.
 #
-# The guest's zone becomes Europe/Berlin and its clock is set 45 s before
-# 2026-03-29T01:00:00Z, when the clocks go from 02:00 CET to 03:00 CEST; with hours of
+# The guest's zone becomes Europe/Berlin and its clock is set 45 s before next year's
+# spring-forward instant (the last Sunday of March, 01:00Z), when the clocks go from 02:00
+# CET to 03:00 CEST: a night after the kiosk's build date, since a clock that reads earlier
+# than the build is never trusted and the stand then stays open whatever its hours. With hours of
 # 03:00-04:00 the display must come on at that instant (counted in civil time, the wake-up
 # came an hour late and the display never came on). Then the clock is stepped to 30 s
 # before 04:00 CEST: the kiosk must hear the step and go off at 04:00 CEST (02:00:00Z).
@@ -40,17 +42,27 @@ sed -i 's/^open = \[\]$/open = ["Daily 03:00-04:00"]/' "$CONFIG"
 grep -q '^open = \["Daily 03:00-04:00"\]$' "$CONFIG" || report setup "FAIL no empty 'open = []' line in $CONFIG to replace"
 ln -sf /usr/share/zoneinfo/Europe/Berlin /etc/localtime
 
-SPRING=1774746000   # 2026-03-29T01:00:00Z: 02:00 CET becomes 03:00 CEST
-CLOSE=1774749600    # 2026-03-29T02:00:00Z: 04:00 CEST
+# Next year's last Sunday of March: 01:00Z is when 02:00 CET becomes 03:00 CEST, 02:00Z is 04:00 CEST.
+YEAR=$(( $(date -u +%Y) + 1 ))
+SUNDAY=$(( 31 - $(date -u -d "$YEAR-03-31" +%w) ))
+NIGHT=$(printf '%d-03-%02d' "$YEAR" "$SUNDAY")
+SPRING=$(date -u -d "${NIGHT}T01:00:00Z" +%s)
+CLOSE=$(( SPRING + 3600 ))
+# The schedule applies only to a clock the kiosk trusts: this guest has no network time, so
+# the stage says what timesyncd says once NTP has set the clock (removed again at the end).
+SYNCED=/run/systemd/timesync/synchronized
+made_synced=
+if [ ! -e "$SYNCED" ]; then mkdir -p "${SYNCED%/*}" && touch "$SYNCED" && made_synced=1; fi
 date -u -s "@$(( SPRING - 45 ))" > /dev/null
 # The zone is read when the kiosk starts.
 systemctl restart motionkiosk.service
 sleep 5
 pid=$(mainpid)
 closed=$(lines | grep -m1 'closed: display off')
+trust=$(lines | grep -m1 'clock: ')
 case "$closed" in
-    *"until 2026-03-29T03:00:00"*) verdict closed-before 0 "01:59 CET: $closed; dpms $(dpms)" ;;
-    *) verdict closed-before 1 "01:59 CET: '${closed:-no closed line}'; dpms $(dpms)" ;;
+    *"until ${NIGHT}T03:00:00"*) verdict closed-before 0 "01:59 CET on $NIGHT: $closed; $trust; dpms $(dpms)" ;;
+    *) verdict closed-before 1 "01:59 CET on $NIGHT: '${closed:-no closed line}'; ${trust:-no clock line}; dpms $(dpms)" ;;
 esac
 
 sleep_until "$SPRING"
@@ -71,6 +83,7 @@ lines short-unix > /host/dst-journal.txt 2>&1
 
 # Back as it was: the file, the zone, the clock (the time that passed since, by the uptime).
 cp "$SAVED" "$CONFIG"
+[ -n "$made_synced" ] && rm -f "$SYNCED"
 ln -sf "$zone0" /etc/localtime
 date -u -s "@$(awk -v r="$real0" -v u0="$up0" -v u="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.3f", r + u - u0 }')" > /dev/null
 systemctl restart motionkiosk.service
