@@ -111,6 +111,28 @@ import Trace
     }
 }
 
+extension VisitorStatisticsFaultTests {
+    /// A full file that cannot be moved aside (or its successor not created) keeps the
+    /// rows for the next flush, and closes only what it opened.
+    @Test(arguments: [(SystemCallLog.Call.rename, 1), (.open, 2)])
+    func aRollThatFailsKeepsTheRowsAndClosesOnlyWhatItOpened(_ fault: (call: SystemCallLog.Call, nth: Int)) throws {
+        let tree = TempTree(), disk = FileSystemWithFaults()
+        let stats = try statistics()
+        let path = tree.path("visitors.csv")
+        tree.write("visitors.csv", VisitorStatistics.header + "\n" + String(repeating: "#\n", count: VisitorStatistics.rollBytes / 2))
+        disk.fail(fault.call, nth: fault.nth, errno: EIO)
+        var failure: SystemError?
+        do { try stats.flush(to: path, system: disk) } catch { failure = error }
+        #expect(failure?.errno == EIO, "\(String(describing: failure))")
+        #expect(stats.hasPending, "nothing is lost")
+        let closes = disk.calls.filter { $0.hasPrefix("close") }
+        #expect(disk.count(of: .open) - disk.failures.filter { $0.call == .open }.count == disk.count(of: .close), "\(disk.calls)")
+        #expect(!closes.contains { $0.contains("-1") }, "\(closes)")
+        try stats.flush(to: path, system: disk)
+        #expect(!stats.hasPending)
+    }
+}
+
 @Suite struct MetricsFaultTests {
     /// A metrics file that cannot be replaced is a warning said once, naming the file and the
     /// failed step; the stand runs on.

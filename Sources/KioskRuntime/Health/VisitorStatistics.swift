@@ -88,7 +88,7 @@ public final class VisitorStatistics {
     public func flush(to path: String, system: any SystemCalls) throws(SystemError) {
         guard hasPending else { return }
         var fd = try system.open(path, flags: O_RDWR | O_CREAT | O_APPEND, mode: 0o640)
-        defer { system.close(fd) }
+        defer { if fd >= 0 { system.close(fd) } }   // -1: the roll failed after closing it
         var size = system.status(of: fd)?.size ?? 0
         if size >= Int64(VisitorStatistics.rollBytes) {
             system.close(fd)
