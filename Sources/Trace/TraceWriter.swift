@@ -99,6 +99,9 @@ public final class TraceWriter {
         self.bound = bound
         headerLine = header.line + "\n"
         try emit(headerLine)
+        // On the storage at once: a recording cut before its first periodic sync is an empty
+        // trace that replays, not an empty file that does not.
+        try sink.sync()
     }
 
     /// The line for a record, without the newline.
@@ -163,6 +166,7 @@ public final class TraceWriter {
                 segment += 1
                 segmentBytes = 0
                 try emit(headerLine)
+                try sink.sync()
                 outcome = .rolled(segment: segment)
             }
         }

@@ -37,6 +37,33 @@ import Glibc
         #expect(try !TraceReader.records(in: previous, source: path + ".1").isEmpty)
     }
 
+    /// A recording's header (the first file's and each rolled one's) is synced as soon as it
+    /// is written: a power cut before the first periodic sync leaves a trace that replays.
+    @Test func eachFilesHeaderIsOnTheStorageAtOnce() throws {
+        let dir = "/tmp/motionkiosk-record-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(dir, 0o755)
+        let path = dir + "/floor.jsonl"
+        defer { unlink(path); unlink(path + ".1"); rmdir(dir) }
+        let disk = FileSystemWithFaults()
+        let writer = try TraceWriter(sink: try TraceFileSink(path: path, system: disk), bound: .roll(atBytes: 4096))
+        // The file's creation, writes and syncs (the folder's open and close left out).
+        func steps(_ calls: [String]) -> [String] {
+            calls.filter { $0 == "open \(path)" || $0.hasPrefix("write ") || $0.hasPrefix("syncFile ") || $0.hasPrefix("rename ") }
+        }
+        let created = ["open \(path)", "write \(path)", "syncFile \(path)", "syncFile \(dir)"]
+        #expect(steps(disk.calls) == created, "\(disk.calls)")
+        var rolled = false
+        var i = 0
+        while !rolled {
+            if case .rolled = try writer.append(TraceRecord(t: Double(i), .checkpoint(name: "c\(i)"))) { rolled = true }
+            i += 1
+        }
+        // After the roll: the new file created, its header written and synced before any record.
+        let afterRoll = Array(steps(disk.calls).drop { $0 != "rename \(path) \(path).1" }.dropFirst())
+        #expect(Array(afterRoll.prefix(5)) == ["syncFile \(dir)"] + created, "\(afterRoll)")
+        #expect(try TraceReader.records(in: try #require(read(path)), source: path).count == 1, "the header, then the record that rolled it")
+    }
+
     @Test func anExistingFileOrLinkIsNeverOverwrittenButTheNextFreeNameTaken() throws {
         let dir = "/tmp/motionkiosk-record-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(dir, 0o755)
