@@ -16,6 +16,9 @@ import VisitorText
 /// them and routes input, time and drawing through them.
 public final class KioskApp {
     public let settings: Settings
+    /// The devices in use as the commissioning screen lists them: `settings.devices`, kept
+    /// current while the stand runs (the clock's trust changes when NTP sets it).
+    public var devices: [String]
     public let fonts: FontSet
     /// The visitor text in the language a visitor picked.
     public let text: TextBook
@@ -47,6 +50,7 @@ public final class KioskApp {
 
     public init(settings: Settings, fonts: FontSet, log: Log, start: Microseconds = 0) {
         self.settings = settings
+        devices = settings.devices
         self.fonts = fonts
         self.log = log
         text = TextBook(languages: settings.languages, overrides: settings.textOverrides)
@@ -123,7 +127,7 @@ public final class KioskApp {
     func environment(for type: ExhibitType) -> ExhibitEnvironment {
         var e = ExhibitEnvironment(width: settings.width, height: settings.height, fonts: fonts, options: settings.options[type],
                                    log: log, startTime: now, homeControl: settings.locked == nil ? homeControlFrame : nil)
-        e.devices = settings.devices
+        e.devices = devices
         e.touchPanel = settings.panelScreen.map { TouchPanel(screen: $0, calibration: settings.touchCalibration) }
         // The exhibit is let go before the app: it cannot call into an app that is gone.
         e.openScreen = { [unowned(unsafe) self] type in self.open(type) }

@@ -17,8 +17,8 @@ public final class KioskScene: FrameContent {
     /// made afresh at the display's size and start time.
     public private(set) var app: KioskApp
     private var renderer: SceneRenderer?
-    /// Devices in use, shown by the commissioning screen (set before `attach`).
-    public var devices: [String] = []
+    /// Devices in use, shown by the commissioning screen (the next time it opens).
+    public var devices: [String] = [] { didSet { app.devices = devices } }
 
     public init(settings: KioskApp.Settings, fonts: FontSet, log: Log) {
         self.settings = settings; self.fonts = fonts; self.log = log

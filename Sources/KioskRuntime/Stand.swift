@@ -172,9 +172,11 @@ public final class Stand {
         sensorSettings.backgroundPollingClock = { monotonicMicroseconds() }
         let sensors = MotionSensors(configuration: sensorSettings, clock: clock, log: RateLimitedLog(log: log, clock: clock))
         log.info("tilt from \(sensors.accelerometer.name)")
+        let devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)"]
+        let scene = self.scene
+        clockTrust.verdictChanged = { verdict in scene.devices = devices + ["clock: \(verdict.word), \(verdict.reason)"] }
         clockTrust.refresh(at: clock.now)
-        scene.devices = ["display: \(shown.name), rotation \(shown.screen.rotation)°", "tilt: \(sensors.accelerometer.name)",
-                         "clock: \(clockTrust.verdict.word), \(clockTrust.verdict.reason)"]
+        scene.devices = devices + ["clock: \(clockTrust.verdict.word), \(clockTrust.verdict.reason)"]
         do throws(SystemError) { try frames.start(display: shown, console: console) } catch {
             log.error("\(error)")
             frames.loop.stop()

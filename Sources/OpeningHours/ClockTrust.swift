@@ -64,6 +64,8 @@ public final class ClockTrust {
     /// Told once when the verdict is first known, and at each change of trust.
     private let tell: (String) -> Void
     public private(set) var verdict: ClockVerdict
+    /// Called with the verdict when it is first known and at each change of trust.
+    public var verdictChanged: (ClockVerdict) -> Void = { _ in }
     private var lookedAt: Int64?
     private var told = false
 
@@ -111,6 +113,7 @@ public final class ClockTrust {
         verdict = next
         guard changed || !told else { return }
         told = true
+        verdictChanged(next)
         tell(next.trusted ? "clock: trusted (\(next.reason)): opening hours apply"
                           : "clock: not trusted (\(next.reason)): the stand stays \(whenUnknown == .open ? "open" : "closed") "
                             + "([schedule] when_clock_unknown) until it is")

@@ -47,6 +47,18 @@ import Gestures
         #expect(alone.calibrateButton == nil)
     }
 
+    /// The devices as they are when the screen opens: the clock's line changes when NTP
+    /// sets the clock after the stand started.
+    @Test func itListsTheDevicesAsTheyAreWhenItOpens() throws {
+        var settings = KioskApp.Settings.replay(exhibit: nil, width: 480, height: 800, seed: 1)
+        settings.devices = ["clock: untrusted, no network time"]
+        let app = KioskApp(settings: settings, fonts: try FontSet(), log: Log(minimum: .error))
+        app.devices = ["clock: trusted, systemd-timesyncd synchronised it"]
+        app.open(try #require(ExhibitRegistry.named("commissioning")))
+        let state = app.state().serialized()
+        #expect(state.contains("clock: trusted, systemd-timesyncd synchronised it") && !state.contains("untrusted"), "\(state)")
+    }
+
     @Test func dotUnderEveryFingerAndTheEdgeThatIsDown() throws {
         var t = TraceBuilder()
         t.touch("down", id: 0, Vec2(60, 140), t: 100)

@@ -56,6 +56,8 @@ import Testing
         var looks = 0
         var told: [String] = []
         let trust = ClockTrust(whenUnknown: .open, look: { looks += 1; return evidence }, tell: { told.append($0) })
+        var verdicts: [Bool] = []
+        trust.verdictChanged = { verdicts.append($0.trusted) }
         let schedule = StandSchedule(hours: hours, wakeFor: nil, wallClock: StandWallClock.starting(at: night, origin: 0, zone: .utc), clock: trust)
         #expect(schedule.isOpen(at: 0), "untrusted: a powered stand is open")
         #expect(schedule.nextChange(after: 0) == nil)
@@ -68,6 +70,7 @@ import Testing
         #expect(schedule.nextChange(after: 61_000_000) != nil)
         #expect(schedule.nextLook(after: 61_000_000) == 61_000_000 + StandSchedule.lookAgainEvery)
         #expect(!schedule.isOpen(at: 200_000_000) && told.count == 2, "no more lines while nothing changes")
+        #expect(verdicts == [false, true], "the commissioning screen's line follows each change")
 
         // A clock step makes the next question look again at once.
         evidence.timesyncdSynchronised = false
