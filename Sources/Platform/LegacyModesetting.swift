@@ -11,6 +11,9 @@ public final class LegacyModesetting: Modesetting {
     private let fd: Int32
     private let choice: DRMOutputChoice
     public let setup: PlaneSetup
+    /// Best-effort steps the kernel refused (a property not set, a plane that could not be
+    /// taken off the screen), each once: said by whoever opened the display.
+    public private(set) var problems: [String] = []
 
     public init(drm: any DRMCalls, fd: Int32, choice: DRMOutputChoice, setup: PlaneSetup = .software) {
         self.drm = drm; self.fd = fd; self.choice = choice; self.setup = setup
@@ -26,15 +29,24 @@ public final class LegacyModesetting: Modesetting {
                 try drm.setPlaneProperty(fd: fd, planeId: plane.id, propertyId: property, value: value)
             } catch {
                 if property == rotationId { throw error }
+                problem("plane \(plane.id) kept its property \(property) as it was (\(error))")
             }
         }
         for other in PlaneSetup.planesToSwitchOff(choice.otherPlanes, crtc: choice.crtc, keeping: plane.id) {
-            try? drm.disablePlane(fd: fd, planeId: other.id)
+            do throws(SystemError) { try drm.disablePlane(fd: fd, planeId: other.id) } catch {
+                problem("plane \(other.id), left on by another program, could not be taken off and may cover the picture (\(error))")
+            }
         }
     }
 
+    private func problem(_ text: String) {
+        if !problems.contains(text) { problems.append(text) }
+    }
+
     public func modeset(framebuffer: UInt32, userData: UInt64) throws(SystemError) -> ModesetOutcome {
-        try? applyPlaneState()
+        do throws(SystemError) { try applyPlaneState() } catch {
+            problem("the plane refused its rotation on a new modeset (\(error)); the picture may be turned wrong")
+        }
         try drm.setCrtc(fd: fd, crtcId: choice.crtc.id, bufferId: framebuffer, x: 0, y: 0,
                         connectorIds: [choice.connector.id], mode: choice.mode)
         return .shown

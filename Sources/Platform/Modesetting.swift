@@ -48,12 +48,19 @@ public func openModesetting(drm: any DRMCalls, fd: Int32, card: DRMCard, choice:
         let legacy = LegacyModesetting(drm: drm, fd: fd, choice: choice, setup: wanted)
         do throws(SystemError) {
             try legacy.applyPlaneState()
+            notes += legacy.problems
             return (legacy, joined())
         } catch {
-            guard wanted.turnsPicture else { return (legacy, joined()) }
+            guard wanted.turnsPicture else {
+                notes.append("the plane refused its rotation (\(error))")
+                return (legacy, joined())
+            }
             notes.append("the plane refused to turn the picture (\(error)); turning it in software")
             let software = LegacyModesetting(drm: drm, fd: fd, choice: choice, setup: .software)
-            try? software.applyPlaneState()
+            do throws(SystemError) { try software.applyPlaneState() } catch {
+                notes.append("the plane refused its upright rotation too (\(error)); the picture may be turned wrong")
+            }
+            notes += software.problems
             return (software, joined())
         }
     }

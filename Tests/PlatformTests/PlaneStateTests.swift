@@ -111,6 +111,19 @@ func glassPixel(_ drm: FakeDRM, _ system: FakeSystem, x: Int, y: Int, width: Int
         d2.restore()
     }
 
+    /// Legacy modesetting: an overlay the kernel will not take off, and a property it will
+    /// not set, are said when the display opens (the picture may be covered), not passed over.
+    @Test func aLeftoverPlaneThatCannotBeTakenOffIsSaid() throws {
+        let system = FakeSystem(), drm = FakeDRM(card: leftoverCard(atomic: false))
+        drm.fail(.disablePlane, of: "plane 71", errno: EACCES, times: .max)
+        drm.fail(.setPlaneProperty, of: " 21=", errno: EINVAL, times: .max)
+        let d = try open(drm, system, rotation: .auto)
+        #expect(d.notes.contains { $0.contains("plane 71") && $0.contains("could not be taken off") }, "\(d.notes)")
+        #expect(d.notes.contains { $0.contains("plane 72 kept its property 21") }, "\(d.notes)")
+        #expect(d.notes.filter { $0.contains("plane 71") }.count == 1, "said once")
+        d.restore()
+    }
+
     @Test func aKernelRefusingTheTurnFallsBackToSoftwareWithANote() throws {
         let system = FakeSystem(), drm = FakeDRM(card: leftoverCard())
         // Every request that turns plane 72 (rotation, property 20) to 180° (4) is refused.
