@@ -30,6 +30,15 @@ public final class SystemdNotifier: @unchecked Sendable {
     }
     /// "WATCHDOG=1" from the main loop; ping at half of `watchdogInterval`.
     public func watchdog() throws(SystemError) { try send("WATCHDOG=1") }
+    /// A ping that also sets the period the next one is due within (sd_notify's
+    /// WATCHDOG_USEC=): `startingAgainGrace` before the process starts again in place, whose
+    /// new image has fonts and a display to open before its pings resume; the configured
+    /// period again once they do.
+    public func watchdog(period microseconds: Int64) throws(SystemError) {
+        try send("WATCHDOG=1\nWATCHDOG_USEC=\(microseconds)")
+    }
+    /// How long a kiosk starting again in place may take to its first ping.
+    public static let startingAgainGrace: Int64 = 60_000_000
     public func stopping() throws(SystemError) { try send("STOPPING=1") }
     /// Re-reading the configuration (sd_notify(3): RELOADING with the monotonic time, then
     /// READY when done).

@@ -88,7 +88,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     let stand = try Stand(configuration: configuration, kiosk: settings, fonts: fonts, log: log, loop: loop, clock: clock,
                           notifier: notifier, options: options)
     try stand.show(choice, settings: display, udev: udev)
-    if try stand.run() { startAgainInPlace(log: log) }
+    if try stand.run() { startAgainInPlace(log: log, notifier: notifier) }
     if let stateFile = c.string("state-file") {
         let app = stand.scene.app
         do { try writeTextFile(stateFile, app.state().serialized() + "\n") } catch { throw KioskError("--state-file \(stateFile): \(error)") }
@@ -99,7 +99,13 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
 /// Replaces this process with a fresh start of the same program and arguments (the display
 /// and devices are given back already; every descriptor is close-on-exec). The pid stays, so
 /// systemd's MainPID, notify access and watchdog carry on. Only returns when exec failed.
-private func startAgainInPlace(log: Log) {
+private func startAgainInPlace(log: Log, notifier: SystemdNotifier) {
+    if notifier.watchdogInterval != nil {
+        // The watchdog keeps counting across the exec: the new image pings once it shows.
+        do { try notifier.watchdog(period: SystemdNotifier.startingAgainGrace) } catch {
+            log.warning("systemd watchdog: \(error); starting again must be quick")
+        }
+    }
     let arguments = ["motionkiosk"] + processArguments()
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { PathBytes.withCString($0) { strdup($0) } }
     argv.append(nil)

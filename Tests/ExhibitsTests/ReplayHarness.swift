@@ -137,7 +137,7 @@ func replay(_ trace: String, exhibit: String, width: Int = 480, height: Int = 80
     let panel = VirtualPanel(width: width, height: height)
     let runner = try ReplayRunner(settings: settings, display: panel, fonts: try FontSet(), log: Log(minimum: .error))
     var result = ReplayResult(app: runner.app)
-    try runner.run(records) { checkpoint in
+    runner.run(records) { checkpoint in
         result.states[checkpoint.name] = checkpoint.state
         let copy = PixelBuffer(width: checkpoint.frame.width, height: checkpoint.frame.height)
         copy.bytes.copyMemory(from: checkpoint.frame.bytes, byteCount: checkpoint.frame.strideBytes * checkpoint.frame.height)

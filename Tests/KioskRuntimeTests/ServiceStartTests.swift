@@ -25,6 +25,16 @@ import Testing
             }
         }
         deinit { close(fd); unlink(path) }
+        /// The messages waiting, in order.
+        func received() -> [String] {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var messages: [String] = []
+            while true {
+                let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                guard n > 0 else { return messages }
+                messages.append(String(decoding: buffer[0..<n], as: UTF8.self))
+            }
+        }
         /// Reads what the kiosk said (READY, RELOADING, …): systemd does, and a full queue
         /// would make the kiosk wait.
         func drain() {
@@ -101,6 +111,34 @@ import Testing
             let end = kiosk.wait(seconds: 30) { notify.drain() }
             #expect(end == .exited(0), "attempt \(attempt): \(end)")
         }
+    }
+
+    /// A reload that changes [display] starts the kiosk again in the same process while
+    /// systemd's watchdog keeps counting: it asks for a long period before the exec and the
+    /// configured one back once the new image runs, so a slow start is not killed.
+    @Test func startingAgainInPlaceStretchesTheWatchdogAndPutsItBack() throws {
+        let folder = "/tmp/motionkiosk-service-again-\(getpid())"
+        mkdir(folder, 0o755)
+        defer { for f in ["motionkiosk.pid", "config.toml", "out", "err"] { unlink(folder + "/" + f) }; rmdir(folder) }
+        let notify = NotifySocket(folder + ".notify")
+        let config = folder + "/config.toml"
+        close(open(config, O_WRONLY | O_CREAT | O_TRUNC, 0o644))
+        let kiosk = try #require(SpawnedKiosk(["run", "--display", "virtual", "--seconds", "3", "--config", config],
+                                              environment: ["NOTIFY_SOCKET=\(notify.path)", "RUNTIME_DIRECTORY=\(folder)",
+                                                            "WATCHDOG_USEC=5000000"],
+                                              stdout: folder + "/out", stderr: folder + "/err"))
+        var said: [String] = []
+        var waited = 0
+        while !said.contains(where: { $0.hasPrefix("READY=1") }) && waited < 3000 { usleep(10_000); waited += 1; said += notify.received() }
+        #expect(said.contains("WATCHDOG=1\nWATCHDOG_USEC=5000000"), "the configured period at the start: \(said)")
+        try "[display]\nrotation = \"90\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(kiosk.pid, SIGHUP)
+        let end = kiosk.wait(seconds: 60) { said += notify.received() }
+        said += notify.received()
+        #expect(end == .exited(0), "\(String(describing: end))")
+        let stretched = try #require(said.firstIndex(of: "WATCHDOG=1\nWATCHDOG_USEC=60000000"), "\(said)")
+        #expect(said[stretched...].contains("WATCHDOG=1\nWATCHDOG_USEC=5000000"), "put back after starting again: \(said)")
+        #expect(said[stretched...].contains { $0.hasPrefix("READY=1") }, "\(said)")
     }
 
     /// A recording that cannot be written (a read-only root) does not stop the service, which

@@ -39,6 +39,8 @@ import Glibc
         #expect(systemd.receive() == "READY=1\nSTATUS=first frame on DSI-1")
         try notifier.watchdog()
         #expect(systemd.receive() == "WATCHDOG=1")
+        try notifier.watchdog(period: SystemdNotifier.startingAgainGrace)
+        #expect(systemd.receive() == "WATCHDOG=1\nWATCHDOG_USEC=60000000")
     }
 
     @Test func silentOutsideSystemd() throws {

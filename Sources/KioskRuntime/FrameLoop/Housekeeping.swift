@@ -57,6 +57,11 @@ final class Housekeeping {
             }
             try watchdog.arm(after: interval / 2, every: interval / 2)
             timers.append(watchdog)
+            // At once, with the configured period: a kiosk that started again in place had
+            // asked for a longer one to get here.
+            do throws(SystemError) { try notifier.watchdog(period: interval) } catch {
+                problems.log("watchdog", "systemd watchdog: \(error); systemd restarts the kiosk if this goes on")
+            }
         }
         let every = settings.summaryIntervalSeconds
         if every > 0 {

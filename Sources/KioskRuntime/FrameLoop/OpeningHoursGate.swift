@@ -1,5 +1,6 @@
 import Diagnostics
 import Geometry
+import OpeningHours
 import Platform
 
 /// Opening hours between the loop and the display: outside them the display (and its
