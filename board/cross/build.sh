@@ -56,7 +56,7 @@ SWIFTC=(swiftc -target "$TRIPLE" -enable-experimental-feature Embedded -wmo -O -
 CC=(clang --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}")
 
 # SwiftPM makes module maps for C targets with an include/ folder; here they are written out.
-for c in CSystem:Sources/CShims/CSystem/include/csystem.h CLanes:Sources/CShims/CLanes/include/clanes.h CTOML:Sources/CShims/CTOML/include/CTOML.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h; do
+for c in CSystem:Sources/CShims/CSystem/include/csystem.h CLanes:Sources/CShims/CLanes/include/clanes.h CTOML:Sources/CShims/CTOML/include/CTOML.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h CFrameMarker:Sources/CShims/CFrameMarker/include/frame_marker.h; do
     mkdir -p "$OBJ/maps/${c%%:*}"
     printf 'module %s {\n    header "%s"\n    export *\n}\n' "${c%%:*}" "$ROOT/${c#*:}" > "$OBJ/maps/${c%%:*}/module.modulemap"
 done
@@ -116,9 +116,10 @@ link "$BASE/motionkiosk" "${LIBOBJ[@]}" "$OBJ/motionkiosk.o" "$OBJ/csystem.o" "$
 # too, so every benchmark runs on ARM; main.swift is top-level code (no -parse-as-library).
 clang++ --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}" -c "$ROOT/Sources/CShims/CBox2DScene/kiosk500.cpp" \
     -I "$ROOT/Sources/CShims/CBox2DScene/include" -o "$OBJ/kiosk500.o"
+"${CC[@]}" -c "$ROOT/Sources/CShims/CFrameMarker/frame_marker.c" -I "$ROOT/Sources/CShims/CFrameMarker/include" -o "$OBJ/frame_marker.o"
 compile motionkiosk-bench
 link "$BASE/motionkiosk-bench" "${LIBOBJ[@]}" "$OBJ/motionkiosk-bench.o" "$OBJ/csystem.o" "$OBJ/tomlshim.o" "$OBJ/runtime-support.o" \
-    "$OBJ/kiosk500.o" -lcairo -lbox2d "${LIBS[@]}"
+    "$OBJ/kiosk500.o" "$OBJ/frame_marker.o" -lcairo -lbox2d "${LIBS[@]}"
 
 # Every interpolated value must print in Embedded Swift (see embedded/UnprintableInterpolation.swift):
 # each module type-checked again beside the catch-all, any warning from it fails the build.
