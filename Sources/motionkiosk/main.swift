@@ -13,6 +13,12 @@ exit(motionKioskMain(processArguments()))
 func motionKioskMain(_ arguments: [String]) -> Int32 {
     // A closed stdout or stderr (a pipe whose reader went away) must not kill a subcommand.
     signal(SIGPIPE, SIG_IGN)
+    // Before any code that may use NEON runs (the armhf build needs it): a clear refusal, not
+    // a SIGILL in the first frame.
+    if let problem = ProcessorSupport.problem(system: LinuxSystem.shared) {
+        printError("Error: \(problem)")
+        return 1
+    }
     // Before anything reads the local time: a TZ naming a FIFO would hang the first lookup.
     if let problem = ZoneFileGuard.makeSafe() { printError("warning: \(problem)") }
     let request: CommandLineRequest

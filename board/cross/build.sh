@@ -2,7 +2,7 @@
 # Builds the kiosk for a Raspberry Pi's own CPU on this x86_64 Debian 12 machine, with the
 # Embedded Swift that /opt/swift ships, against Debian's arm64/armhf libraries:
 #   board/cross/build.sh arm64    Pi 3/4/5, Zero 2 W with a 64-bit OS (aarch64)
-#   board/cross/build.sh armhf    Pi 2/3, Zero 2 W with 32-bit Raspberry Pi OS (ARMv7 hard-float)
+#   board/cross/build.sh armhf    Pi 2/3, Zero 2 W with 32-bit Raspberry Pi OS (ARMv7 hard-float with NEON)
 # Steps: host packages; the sysroot from Debian's packages (board/cross/sysroot.sh, cached);
 # every module compiled in Embedded mode, one at a time in dependency order (the same
 # sources as the SwiftPM build); motionkiosk and motionkiosk-bench linked against Debian's
@@ -23,8 +23,11 @@ T0=$(date +%s)
 case $ARCH in
     arm64) TRIPLE=aarch64-none-none-elf; LINK=aarch64-linux-gnu; FLOAT=(); DEBARCH=arm64 ;;
     # The hard-float ABI must be named: without it glibc's headers fail, or an object links
-    # and traps at run time.
-    armhf) TRIPLE=armv7-none-none-eabi; LINK=arm-linux-gnueabihf; FLOAT=(-mfloat-abi=hard -mfpu=vfpv3-d16); DEBARCH=armhf ;;
+    # and traps at run time. NEON (with VFPv4's 32 double registers) is required: every
+    # Raspberry Pi from the Pi 2 on has it, and the kiosk refuses a core without it at start
+    # (Syscalls/ProcessorSupport.swift; the package's postinst says so too). No fused
+    # multiply-add in C (VFPv4 has it): results stay the same bit for bit on every CPU.
+    armhf) TRIPLE=armv7-none-none-eabi; LINK=arm-linux-gnueabihf; FLOAT=(-mfloat-abi=hard -mfpu=neon-vfpv4 -ffp-contract=off); DEBARCH=armhf ;;
     *) echo "usage: board/cross/build.sh arm64|armhf" >&2; exit 2 ;;
 esac
 

@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <malloc.h>
 #include <sys/timex.h>
+#include <sys/auxv.h>
 
 int motionkiosk_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 
@@ -21,3 +22,5 @@ int motionkiosk_clock_status(void) {
 long long motionkiosk_build_epoch(void) { return MOTIONKIOSK_BUILD_EPOCH; }
 
 int motionkiosk_sta_unsync(void) { return STA_UNSYNC; }
+
+unsigned long motionkiosk_hwcap(void) { return getauxval(AT_HWCAP); }
