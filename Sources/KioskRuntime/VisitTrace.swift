@@ -2,6 +2,7 @@ import Diagnostics
 import Exhibits
 import Geometry
 import Trace
+import VisitorText
 
 /// A whole visit as a trace, for measuring the frames a visitor sees at each transition
 /// (motionkiosk-bench visit): the launcher; each tile opened, played with the first seconds of
