@@ -61,12 +61,17 @@ func visitBenchmark(_ arguments: [String]) -> Int32 {
     settings.width = width
     settings.height = height
     settings.languages = languages
-    let fonts: FontSet
-    do { fonts = try FontSet(showing: TextBook(languages: languages).everyString) } catch {
+    // The trace is laid out on fonts of its own: the kiosk's must not have shaped any text
+    // before its first frame, as on a stand that just started.
+    let fonts: FontSet, layoutFonts: FontSet
+    do {
+        fonts = try FontSet(showing: TextBook(languages: languages).everyString)
+        layoutFonts = try FontSet(showing: TextBook(languages: languages).everyString)
+    } catch {
         FileHandleStderr.write("visit: cannot load fonts: \(error)\n")
         return 1
     }
-    let records = VisitTrace.records(settings: settings, fonts: fonts, demoSeconds: demoSeconds)
+    let records = VisitTrace.records(settings: settings, fonts: layoutFonts, demoSeconds: demoSeconds)
     // The trace's touches as the replay turns them into frames, and its checkpoints.
     let touches: [Geometry.TouchFrame] = TraceRecord.touchFrames(records).map { frame in
         let time = Microseconds((frame.t * 1000).rounded())
