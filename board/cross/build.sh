@@ -25,9 +25,9 @@ case $ARCH in
     # The hard-float ABI must be named: without it glibc's headers fail, or an object links
     # and traps at run time. NEON (with VFPv4's 32 double registers) is required: every
     # Raspberry Pi from the Pi 2 on has it, and the kiosk refuses a core without it at start
-    # (Syscalls/ProcessorSupport.swift; the package's postinst says so too). No fused
+    # (csystem.c's constructor, before any Swift code; the package's postinst says so too). No fused
     # multiply-add in C (VFPv4 has it): results stay the same bit for bit on every CPU.
-    armhf) TRIPLE=armv7-none-none-eabi; LINK=arm-linux-gnueabihf; FLOAT=(-mfloat-abi=hard -mfpu=neon-vfpv4 -ffp-contract=off); DEBARCH=armhf ;;
+    armhf) TRIPLE=armv7-none-none-eabi; LINK=arm-linux-gnueabihf; FLOAT=(-mfloat-abi=hard -mfpu=neon-vfpv4 -ffp-contract=off -DMOTIONKIOSK_NEEDS_NEON=1); DEBARCH=armhf ;;
     *) echo "usage: board/cross/build.sh arm64|armhf" >&2; exit 2 ;;
 esac
 
