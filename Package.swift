@@ -57,6 +57,9 @@ let package = Package(
         // Box2D 2.4 running the kiosk500 scene: the Dynamics benchmark's anchor only.
         .target(name: "CBox2DScene", path: "Sources/CShims/CBox2DScene",
                 linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("stdc++")]),
+        // The bench's frame boundary for per-frame instruction counts under QEMU
+        // (board/cross/frame-counts.c): the benchmark only.
+        .target(name: "CFrameMarker", path: "Sources/CShims/CFrameMarker"),
 
         .target(name: "Geometry"),
         // Every string a visitor reads, per language: the Exhibits draw it, the config rewords it.
@@ -89,7 +92,7 @@ let package = Package(
         .executableTarget(name: "motionkiosk-fuzz",
                           dependencies: ["Geometry", "Raster", "Exhibits", "KioskRuntime", "KioskConfig", "Platform", "Sensors", "Trace", "Diagnostics"]),
         .executableTarget(name: "motionkiosk-bench",
-                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics", "VisitorText", "CommandLineParser"],
+                          dependencies: ["Geometry", "Raster", "Dynamics", "CCairo", "CBox2DScene", "CFrameMarker", "Exhibits", "KioskRuntime", "Platform", "Gestures", "Diagnostics", "VisitorText", "CommandLineParser"],
                           swiftSettings: rasterUnchecked),
 
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Exhibits", "Sensors", "VisitorText", "OpeningHours"]),

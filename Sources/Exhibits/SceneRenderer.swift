@@ -29,6 +29,12 @@ public final class SceneRenderer {
     /// The fewest still commands worth a layer: it costs a whole frame of memory (3.7 MB at
     /// 720×1280), and a few shapes are cheaply redrawn inside the damage each frame.
     public var layerMinimumCommands = 16
+    /// How much the still layer grows in one frame, as a share of the screen's area covered by
+    /// the commands drawn into it (at least one command a frame): a layer of 900 circles drawn
+    /// at once made one frame cost 5× the others (15 M instructions on aarch64 at 480×800),
+    /// a dropped frame on a Pi Zero 2 W. Grown over a few frames, each holds a longer prefix
+    /// of the same still commands, so every frame's pixels stay those of a full redraw.
+    public var layerGrowthShare = 1.0 / 8
     /// The still layer: background plus `layerCount` first commands, drawn unclipped.
     private var layer: Canvas? = nil
     private var layerBackground: Color? = nil
@@ -174,8 +180,8 @@ public final class SceneRenderer {
 
     /// Notes how many leading commands stayed the same this frame; once the last
     /// `layerAfterFrames` frames all kept more than the layer holds, caches the shortest of
-    /// them (extending the layer in place when it only grows: the new commands lie above the
-    /// ones already there).
+    /// them, `layerGrowthShare` of the screen a frame (extending the layer in place: the new
+    /// commands lie above the ones already there).
     private func updateLayer(firstChange: Int, background: Color, commands: [DrawCommand]) {
         let window = max(layerAfterFrames, 1)
         if recentPrefixes.count < window {
@@ -197,9 +203,18 @@ public final class SceneRenderer {
         }
         target.clip = nil
         if layerCount == 0 { target.fillRect(target.bounds, color: background) }
-        for command in commands[layerCount..<count] { draw(command, on: target) }
+        // This frame's share: commands in list order until their area reaches the share.
+        let budget = Double(target.width * target.height) * layerGrowthShare
+        var covered = 0.0
+        var end = layerCount
+        while end < count, end == layerCount || covered < budget {
+            let b = commands[end].bounds.intersection(target.bounds)
+            if !b.isEmpty { draw(commands[end], on: target) }
+            covered += Double(b.area)
+            end += 1
+        }
         target.resetDamage()
-        layerCount = count
+        layerCount = end
         layerBackground = background
     }
 

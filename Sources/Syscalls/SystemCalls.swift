@@ -54,6 +54,9 @@ public protocol SystemCalls: AnyObject, Sendable {
     /// What an open file is (fstat: a FIFO, a device, a regular file) and its size, so that a
     /// reader refuses what it must not read before reading; `name` is for the error.
     func kindAndSize(of fd: Int32, named name: String) throws(SystemError) -> (kind: FileKind, size: Int64)
+    /// What the processor has beyond its architecture's baseline, as the kernel tells the
+    /// process (getauxval(AT_HWCAP): on 32-bit ARM, bit 12 is NEON).
+    func hardwareCapabilities() -> UInt64
 }
 
 /// What a file is, as stat says: which file (device and inode), its kind, size and last
@@ -92,6 +95,9 @@ public struct FileStatus: Equatable, Sendable {
 
 public extension SystemCalls {
     func open(_ path: String, flags: Int32) throws(SystemError) -> Int32 { try open(path, flags: flags, mode: 0) }
+
+    /// A default so that fakes that do not care get the real processor's.
+    func hardwareCapabilities() -> UInt64 { UInt64(motionkiosk_hwcap()) }
 
     /// Takes the open file's advisory lock without waiting (flock): false only when another
     /// process holds it. Other failures (a file system without locks) do not stop the kiosk.

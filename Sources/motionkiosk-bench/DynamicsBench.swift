@@ -8,6 +8,7 @@ import CommandLineParser
 import Geometry
 import Dynamics
 import CBox2DScene
+import CFrameMarker
 
 /// kiosk500 in screen pixels: 1 m = 100 px, y down (y_px = −100·y_m), so gravity is UIKit's
 /// 1.0 (1000 px/s²) and the floor's top is y = 0. Angles flip sign with the mirror.
@@ -73,6 +74,7 @@ private let dynamicsCommandLine = ToolSpec(name: "motionkiosk-bench", abstract: 
         OptionSpec("trajectories", help: "After the usual line, N nudged starts of both engines and their medians."),
         .flag("ours-only", help: "Our sleep-off runs alone, the best of --repeats."),
         .flag("state-hash", help: "Only where our engine leaves the scene, sleeping off and on."),
+        .flag("counted", help: "Our engine once sleeping off, then once sleeping on, a frame marker before the first step and after each (per-step instruction counts under QEMU)."),
     ]),
 ])
 
@@ -103,6 +105,23 @@ func dynamicsBenchmark(_ arguments: [String]) -> Int32 {
             hashes.append(hex(scene.stateHash))
         }
         print("{\"bench\":\"dynamics_state\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"state_hash\":\"\(hashes[0])\",\"sleeping_state_hash\":\"\(hashes[1])\"}")
+        return 0
+    }
+
+    // --counted: each step's own instruction count under board/cross/frame-counts.c, set-up
+    // outside them: the marker runs before a run's first step and after each step, so the
+    // counter sees the sleep-off steps, one interval with the second scene's set-up, then the
+    // sleep-on steps.
+    if command.flag("counted") {
+        for sleeping in [false, true] {
+            let scene = Kiosk500(sleeping: sleeping, nudge: nudge)
+            motionkiosk_frame_marker()
+            for _ in 0..<steps {
+                scene.world.step()
+                motionkiosk_frame_marker()
+            }
+        }
+        print("{\"bench\":\"dynamics_counted\",\"scene\":\"kiosk500\",\"steps\":\(steps),\"nudge\":\(nudge),\"runs\":\"sleeping off, then on\"}")
         return 0
     }
 

@@ -16,11 +16,13 @@
 //   valgrind --tool=callgrind /tmp/bench frame --exhibit circle-draw --frames 0    # set-up
 //   valgrind --tool=callgrind /tmp/bench frame --exhibit circle-draw --frames 60   # set-up + 60
 //   instructions per frame = (second total − first total) / 60
+// Under QEMU, board/cross/frame-counts.c gives each of the N frames' own count instead.
 // (valgrind 3.19 gives up on the DWARF Swift 6.3 writes, hence the stripped copy; the symbol
 // table stays, so callgrind_annotate still names functions.)
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFrameMarker
 import Diagnostics
 import Exhibits
 import Geometry
@@ -384,12 +386,16 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation
             app.advance(to: frameTime(start, k))
             let damage = app.render(with: renderer)
             if !damage.isEmpty { try? panel.present(damage: damage) }
+            motionkiosk_frame_marker()
         }
     }
 
     if let frames = fixedFrames {
         let (app, renderer, panel, start) = makeScene()
         let p0 = itemPositions(app)
+        // Each frame's own instruction count, under board/cross/frame-counts.c: a marker
+        // before the first frame and after each.
+        motionkiosk_frame_marker()
         render(app, renderer, panel, start, frames)
         let p1 = itemPositions(app)
         let moved = p1.filter { p0[$0.key] != nil && p0[$0.key] != $0.value }.count

@@ -11,6 +11,7 @@ func benchmark(named name: String) -> (([String]) -> Int32)? {
     case "raster": return runRasterBench
     case "dynamics": return dynamicsBenchmark
     case "frame": return frameBenchmark
+    case "visit": return visitBenchmark
     default: return nil
     }
 }
@@ -18,7 +19,7 @@ func benchmark(named name: String) -> (([String]) -> Int32)? {
 // The same argument source as the kiosk's (Embedded Swift has no CommandLine).
 let arguments = processArguments()
 guard let name = arguments.first, let run = benchmark(named: name) else {
-    FileHandleStderr.write("usage: motionkiosk-bench <dynamics|frame|raster> [options]\n")
+    FileHandleStderr.write("usage: motionkiosk-bench <dynamics|frame|raster|visit> [options]\n")
     exit(2)
 }
 exit(run(Array(arguments.dropFirst())))

@@ -13,6 +13,13 @@ exit(motionKioskMain(processArguments()))
 func motionKioskMain(_ arguments: [String]) -> Int32 {
     // A closed stdout or stderr (a pipe whose reader went away) must not kill a subcommand.
     signal(SIGPIPE, SIG_IGN)
+    // A clear refusal on a processor this build cannot run on, not a SIGILL in the first
+    // frame. (The armhf build's own guard runs before this, in C: csystem.c's constructor,
+    // as Swift code before this line already uses NEON there.)
+    if let problem = ProcessorSupport.problem(system: LinuxSystem.shared) {
+        printError("Error: \(problem)")
+        return 1
+    }
     // Before anything reads the local time: a TZ naming a FIFO would hang the first lookup.
     if let problem = ZoneFileGuard.makeSafe() { printError("warning: \(problem)") }
     let request: CommandLineRequest

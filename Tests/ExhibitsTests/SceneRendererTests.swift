@@ -133,6 +133,41 @@ import Raster
         #expect(incremental.layerCount == stillCount)
     }
 
+    /// A still layer of many circles is not drawn in one frame (a hitch, a dropped frame on
+    /// a Pi Zero 2 W): it grows by about `layerGrowthShare` of the screen a frame, each frame's
+    /// pixels those of a full redraw, until it holds every still circle.
+    @Test func aLargeStillLayerGrowsOverSeveralFrames() {
+        let w = 240, h = 400
+        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        incremental.layerAfterFrames = 3
+        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        var list = randomCircles(900, width: w, height: h, radius: 3, spread: 4, seed: 3)
+        let stillCount = list.count
+        let stillArea = list.reduce(0) { $0 + $1.bounds.intersection(PixelRect(x: 0, y: 0, width: w, height: h)).area }
+        for k in 0..<10 { list.append(.circle(center: Vec2(Double(20 + k * 20), 200), radius: 8, color: .blue)) }
+        var growthFrames = 0
+        for frame in 0..<30 {
+            for i in stillCount..<list.count {
+                if case .circle(let c, let r, let color) = list[i] { list[i] = .circle(center: c + Vec2(0, frame % 2 == 0 ? 3 : -3), radius: r, color: color) }
+            }
+            let before = incremental.layerCount
+            incremental.render(background: .white, commands: list)
+            let added = incremental.layerCount - before
+            if added > 0 {
+                growthFrames += 1
+                // The share of the screen, overshot by at most the last circle drawn.
+                let area = list[before..<incremental.layerCount].reduce(0) { $0 + $1.bounds.intersection(PixelRect(x: 0, y: 0, width: w, height: h)).area }
+                #expect(Double(area) <= Double(w * h) * incremental.layerGrowthShare + 19 * 19, "frame \(frame)")
+            }
+            full.invalidate()
+            full.render(background: .white, commands: list)
+            #expect(pixelsDiffering(full, incremental) == 0, "frame \(frame)")
+        }
+        #expect(incremental.layerCount == stillCount)
+        #expect(Double(stillArea) > Double(w * h) * incremental.layerGrowthShare * 3)
+        #expect(growthFrames >= 3, "grown over \(growthFrames) frames")
+    }
+
     /// Deleting one of many circles repaints where it was, not every circle after it (each
     /// moved up one place in the list), and inserting one repaints where it goes.
     @Test func aDeletionRepaintsOnlyWhatWasDeleted() {

@@ -15,6 +15,9 @@ public final class FakeSystem: SystemCalls, RecordingFake, @unchecked Sendable {
     public var events: VirtualEvents?
     public let log = SystemCallLog()
     public init() {}
+    /// What getauxval(AT_HWCAP) says on this fake board (nil: the real processor's).
+    public var capabilities: UInt64?
+    public func hardwareCapabilities() -> UInt64 { capabilities ?? LinuxSystem.shared.hardwareCapabilities() }
     public var opened: [String] = []
     public var closed: [Int32] = []
     public var directories: [String: [String]] = [:]

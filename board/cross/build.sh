@@ -2,7 +2,7 @@
 # Builds the kiosk for a Raspberry Pi's own CPU on this x86_64 Debian 12 machine, with the
 # Embedded Swift that /opt/swift ships, against Debian's arm64/armhf libraries:
 #   board/cross/build.sh arm64    Pi 3/4/5, Zero 2 W with a 64-bit OS (aarch64)
-#   board/cross/build.sh armhf    Pi 2/3, Zero 2 W with 32-bit Raspberry Pi OS (ARMv7 hard-float)
+#   board/cross/build.sh armhf    Pi 2/3, Zero 2 W with 32-bit Raspberry Pi OS (ARMv7 hard-float with NEON)
 # Steps: host packages; the sysroot from Debian's packages (board/cross/sysroot.sh, cached);
 # every module compiled in Embedded mode, one at a time in dependency order (the same
 # sources as the SwiftPM build); motionkiosk and motionkiosk-bench linked against Debian's
@@ -23,8 +23,11 @@ T0=$(date +%s)
 case $ARCH in
     arm64) TRIPLE=aarch64-none-none-elf; LINK=aarch64-linux-gnu; FLOAT=(); DEBARCH=arm64 ;;
     # The hard-float ABI must be named: without it glibc's headers fail, or an object links
-    # and traps at run time.
-    armhf) TRIPLE=armv7-none-none-eabi; LINK=arm-linux-gnueabihf; FLOAT=(-mfloat-abi=hard -mfpu=vfpv3-d16); DEBARCH=armhf ;;
+    # and traps at run time. NEON (with VFPv4's 32 double registers) is required: every
+    # Raspberry Pi from the Pi 2 on has it, and the kiosk refuses a core without it at start
+    # (csystem.c's constructor, before any Swift code; the package's postinst says so too). No fused
+    # multiply-add in C (VFPv4 has it): results stay the same bit for bit on every CPU.
+    armhf) TRIPLE=armv7-none-none-eabi; LINK=arm-linux-gnueabihf; FLOAT=(-mfloat-abi=hard -mfpu=neon-vfpv4 -ffp-contract=off -DMOTIONKIOSK_NEEDS_NEON=1); DEBARCH=armhf ;;
     *) echo "usage: board/cross/build.sh arm64|armhf" >&2; exit 2 ;;
 esac
 
@@ -56,7 +59,7 @@ SWIFTC=(swiftc -target "$TRIPLE" -enable-experimental-feature Embedded -wmo -O -
 CC=(clang --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}")
 
 # SwiftPM makes module maps for C targets with an include/ folder; here they are written out.
-for c in CSystem:Sources/CShims/CSystem/include/csystem.h CLanes:Sources/CShims/CLanes/include/clanes.h CTOML:Sources/CShims/CTOML/include/CTOML.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h; do
+for c in CSystem:Sources/CShims/CSystem/include/csystem.h CLanes:Sources/CShims/CLanes/include/clanes.h CTOML:Sources/CShims/CTOML/include/CTOML.h CBox2DScene:Sources/CShims/CBox2DScene/include/CBox2DScene.h CFrameMarker:Sources/CShims/CFrameMarker/include/frame_marker.h; do
     mkdir -p "$OBJ/maps/${c%%:*}"
     printf 'module %s {\n    header "%s"\n    export *\n}\n' "${c%%:*}" "$ROOT/${c#*:}" > "$OBJ/maps/${c%%:*}/module.modulemap"
 done
@@ -116,9 +119,10 @@ link "$BASE/motionkiosk" "${LIBOBJ[@]}" "$OBJ/motionkiosk.o" "$OBJ/csystem.o" "$
 # too, so every benchmark runs on ARM; main.swift is top-level code (no -parse-as-library).
 clang++ --target="$LINK" --sysroot="$SR" -O2 "${FLOAT[@]}" -c "$ROOT/Sources/CShims/CBox2DScene/kiosk500.cpp" \
     -I "$ROOT/Sources/CShims/CBox2DScene/include" -o "$OBJ/kiosk500.o"
+"${CC[@]}" -c "$ROOT/Sources/CShims/CFrameMarker/frame_marker.c" -I "$ROOT/Sources/CShims/CFrameMarker/include" -o "$OBJ/frame_marker.o"
 compile motionkiosk-bench
 link "$BASE/motionkiosk-bench" "${LIBOBJ[@]}" "$OBJ/motionkiosk-bench.o" "$OBJ/csystem.o" "$OBJ/tomlshim.o" "$OBJ/runtime-support.o" \
-    "$OBJ/kiosk500.o" -lcairo -lbox2d "${LIBS[@]}"
+    "$OBJ/kiosk500.o" "$OBJ/frame_marker.o" -lcairo -lbox2d "${LIBS[@]}"
 
 # Every interpolated value must print in Embedded Swift (see embedded/UnprintableInterpolation.swift):
 # each module type-checked again beside the catch-all, any warning from it fails the build.

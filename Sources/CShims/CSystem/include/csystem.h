@@ -22,4 +22,6 @@ int motionkiosk_clock_status(void);
 long long motionkiosk_build_epoch(void);
 // STA_UNSYNC, for Swift.
 int motionkiosk_sta_unsync(void);
+// getauxval(AT_HWCAP): the processor's features as the kernel tells this process.
+unsigned long motionkiosk_hwcap(void);
 #endif
