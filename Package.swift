@@ -14,8 +14,8 @@ import PackageDescription
 // bench, which measures them as shipped): there -Ounchecked is measured need — checked,
 // circles go from 0.20 to 0.23 of cairo's time and squares from 0.22 to 0.26 (x86_64, same
 // run) — and Canvas's public entry points turn away geometry that is not finite or lies
-// beyond ±1e300 px before any loop runs. The Embedded ARM builds (board/cross) are checked
-// throughout.
+// beyond ±1e300 px before any loop runs. The Embedded ARM builds (board/cross/build.sh) read
+// which targets use it from here and build those -Ounchecked too.
 let rasterUnchecked: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
 
 let package = Package(
