@@ -6,7 +6,7 @@ import Geometry
 ///
 /// `{"trace":"motionkiosk","version":1,"exhibit":"launcher","width":480,"height":800,
 ///   "rotation":90,"seed":"12345","mount":"1, 0, 0; 0, 1, 0; 0, 0, 1",
-///   "gravity_time_constant_ms":100,"shake_threshold":13,"stuck_after_ms":10000}`
+///   "gravity_time_constant_ms":100,"shake_threshold":13,"stuck_after_ms":10000,"touch_stuck_ms":600000}`
 ///
 /// Accelerometer samples are recorded in the screen frame (after the mount and rotation),
 /// so `mount` and `rotation` say how the stand was set up; the filter settings change what
@@ -30,6 +30,8 @@ public struct TraceHeader: Equatable, Sendable {
     public var shakeThreshold: Double?
     /// 0: the stuck-sensor check was off.
     public var stuckAfterMilliseconds: Double?
+    /// A finger held still this long was dropped as stuck (`[touch] stuck_seconds`), ms; 0: never.
+    public var touchStuckMilliseconds: Double?
     /// Where a running kiosk was at the trace's start (a black-box dump); nil: a fresh start.
     public var resuming: TraceResumePoint?
 
@@ -53,6 +55,7 @@ public struct TraceHeader: Equatable, Sendable {
         number("gravity_time_constant_ms", gravityTimeConstantMilliseconds)
         number("shake_threshold", shakeThreshold)
         number("stuck_after_ms", stuckAfterMilliseconds)
+        number("touch_stuck_ms", touchStuckMilliseconds)
         if let r = resuming {
             number("resume_elapsed_us", Double(r.elapsed))
             number("resume_idle_us", Double(r.idleFor))
@@ -76,7 +79,7 @@ public struct TraceHeader: Equatable, Sendable {
     }
 
     static let keys = ["trace", "version", "exhibit", "locked", "idle_ms", "attract_ms", "width", "height", "rotation", "seed", "mount",
-                       "gravity_time_constant_ms", "shake_threshold", "stuck_after_ms"] + TraceResumePoint.keys
+                       "gravity_time_constant_ms", "shake_threshold", "stuck_after_ms", "touch_stuck_ms"] + TraceResumePoint.keys
 }
 
 /// The moment a black-box trace starts from, as its header carries it: the kiosk's side

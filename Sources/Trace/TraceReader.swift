@@ -178,6 +178,7 @@ public struct TraceReader {
         }
         if object.has("shake_threshold") { h.shakeThreshold = try object.number("shake_threshold", in: 0...1000, at: self) }
         if object.has("stuck_after_ms") { h.stuckAfterMilliseconds = try object.number("stuck_after_ms", in: 0...86_400_000, at: self) }
+        if object.has("touch_stuck_ms") { h.touchStuckMilliseconds = try object.number("touch_stuck_ms", in: 0...86_400_000, at: self) }
         if object.has("resume_elapsed_us") { h.resuming = try readResumePoint(object) }
         header = h
     }
