@@ -178,6 +178,7 @@ extension TraceHeader {
         shakeThreshold = motion.shakeThreshold
         stuckAfterMilliseconds = motion.stuckAfter.map { Double($0) / 1000 } ?? 0
         touchStuckMilliseconds = settings.stuckTouchAfter.map { Double($0) / 1000 } ?? 0
+        phantomsFiltered = true
     }
 }
 

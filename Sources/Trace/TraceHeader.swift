@@ -32,6 +32,10 @@ public struct TraceHeader: Equatable, Sendable {
     public var stuckAfterMilliseconds: Double?
     /// A finger held still this long was dropped as stuck (`[touch] stuck_seconds`), ms; 0: never.
     public var touchStuckMilliseconds: Double?
+    /// The touches are what reached the kiosk past the stand's phantom-tap filter (true for
+    /// every trace a stand writes): a replay does not filter them again. Hand-written traces
+    /// leave it out and are filtered as a touch panel's reports are.
+    public var phantomsFiltered: Bool?
     /// Where a running kiosk was at the trace's start (a black-box dump); nil: a fresh start.
     public var resuming: TraceResumePoint?
 
@@ -42,6 +46,7 @@ public struct TraceHeader: Equatable, Sendable {
         var s = "{\"trace\":\"motionkiosk\",\"version\":\(TraceReader.supportedVersion)"
         if let exhibit { s += ",\"exhibit\":" + FlatJSONPrinter.string(exhibit) }
         if let locked { s += ",\"locked\":\(locked)" }
+        if let phantomsFiltered { s += ",\"phantoms_filtered\":\(phantomsFiltered)" }
         if let width { s += ",\"width\":\(width)" }
         if let height { s += ",\"height\":\(height)" }
         if let rotation { s += ",\"rotation\":\(rotation)" }
@@ -79,7 +84,8 @@ public struct TraceHeader: Equatable, Sendable {
     }
 
     static let keys = ["trace", "version", "exhibit", "locked", "idle_ms", "attract_ms", "width", "height", "rotation", "seed", "mount",
-                       "gravity_time_constant_ms", "shake_threshold", "stuck_after_ms", "touch_stuck_ms"] + TraceResumePoint.keys
+                       "gravity_time_constant_ms", "shake_threshold", "stuck_after_ms", "touch_stuck_ms",
+                       "phantoms_filtered"] + TraceResumePoint.keys
 }
 
 /// The moment a black-box trace starts from, as its header carries it: the kiosk's side

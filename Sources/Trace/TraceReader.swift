@@ -158,6 +158,7 @@ public struct TraceReader {
         var h = TraceHeader()
         if object.has("exhibit") { h.exhibit = try object.string("exhibit", at: self) }
         if object.has("locked") { h.locked = try object.bool("locked", at: self) }
+        if object.has("phantoms_filtered") { h.phantomsFiltered = try object.bool("phantoms_filtered", at: self) }
         if object.has("idle_ms") { h.idleMilliseconds = try object.number("idle_ms", in: 0...31_536_000_000, at: self) }
         if object.has("attract_ms") { h.attractMilliseconds = try object.number("attract_ms", in: 0...31_536_000_000, at: self) }
         if object.has("width") { h.width = try object.integer("width", in: 64...8192, at: self) }
