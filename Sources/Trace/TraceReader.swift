@@ -187,8 +187,13 @@ public struct TraceReader {
     /// A black-box trace's starting point; every time within a hundred years of the start,
     /// every vector component finite and within what a sensor or the world can hold.
     private func readResumePoint(_ object: FieldReader) throws(TraceError) -> TraceResumePoint {
-        let span = Int(TraceRecord.longestTime)
-        func time(_ key: String) throws(TraceError) -> Int64 { Int64(try object.integer(key, in: -span...span, at: self)) }
+        // Through Double and Int64: a hundred years in µs is beyond a 32-bit Int (armhf).
+        let span = Double(TraceRecord.longestTime)
+        func time(_ key: String) throws(TraceError) -> Int64 {
+            let n = try object.number(key, in: -span...span, at: self)
+            guard n == n.rounded() else { throw problem("field \"\(key)\" must be a whole number, not \(FlatJSONPrinter.number(n))") }
+            return Int64(n)
+        }
         func component(_ key: String) throws(TraceError) -> Double { try object.number(key, in: -1e6...1e6, at: self) }
         func pair(_ x: String, _ y: String) throws(TraceError) -> Vec2? {
             guard object.has(x) || object.has(y) else { return nil }
