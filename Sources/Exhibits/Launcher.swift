@@ -16,6 +16,9 @@ final class Launcher {
     /// Where the launcher starts below the app's own controls (the language buttons).
     private let top: Double
     let tiles: [Rect]
+    /// Titles may shrink to the legible size itself: only where no grid keeps every text
+    /// whole with bigger ones (seven or eight tiles on a small screen).
+    private let smallTitles: Bool
     private let headingBox: Rect
     /// Laid-out text per language code, made on first use.
     private var laidOut: (revision: Int, commands: [DrawCommand])? = nil
@@ -38,23 +41,28 @@ final class Launcher {
         headingBox = Rect(x: margin, y: top, width: Double(width) - 2 * margin, height: headingHeight)
         let area = Rect(x: margin, y: top + headingHeight, width: Double(width) - 2 * margin,
                         height: max(1, Double(height) - top - headingHeight - margin))
-        // One column where every language's text fits it, else two, else three; where none
-        // fits all, the one that cuts the fewest texts.
+        // One column where every language's text fits it, else two, else three; then the same
+        // with titles down to the legible size; where none fits all, the one that cuts the
+        // fewest texts.
         let gap = (12 * s).rounded()
-        var chosen: (tiles: [Rect], cut: Int)? = nil
-        for columns in 1...3 {
-            let candidate = Launcher.grid(count: exhibits.count, columns: columns, in: area, gap: gap)
-            var cut = 0
-            for language in text.languages {
-                for i in exhibits.indices where !Launcher.tileText(fonts: fonts, text: text, info: exhibits[i].profile, tile: candidate[i],
-                                                                   language: language, scale: s, legibleSize: legibleSize).fits {
-                    cut += 1
+        var chosen: (tiles: [Rect], smallTitles: Bool, cut: Int)? = nil
+        search: for smallTitles in [false, true] {
+            for columns in 1...3 {
+                let candidate = Launcher.grid(count: exhibits.count, columns: columns, in: area, gap: gap)
+                var cut = 0
+                for language in text.languages {
+                    for i in exhibits.indices where !Launcher.tileText(fonts: fonts, text: text, info: exhibits[i].profile, tile: candidate[i],
+                                                                       language: language, scale: s, legibleSize: legibleSize,
+                                                                       smallTitles: smallTitles).fits {
+                        cut += 1
+                    }
                 }
+                if chosen == nil || cut < chosen!.cut { chosen = (candidate, smallTitles, cut) }
+                if cut == 0 { break search }
             }
-            if chosen == nil || cut < chosen!.cut { chosen = (candidate, cut) }
-            if cut == 0 { break }
         }
         tiles = chosen?.tiles ?? []
+        smallTitles = chosen?.smallTitles ?? false
         for (i, exhibit) in exhibits.enumerated() {
             gestures.add(TapGestureRecognizer(region: tiles[i], name: "open \(exhibit.name)") { tap in
                 if tap.state == .ended { open(exhibit) }
@@ -77,30 +85,33 @@ final class Launcher {
 
     /// A tile's title and instruction in `language`, placed in the tile, each with the box it
     /// is drawn in (cut there when it cannot fit); `fits` when both are whole at a legible size.
+    /// `smallTitles`: the title may go down to the legible size (bold), else to 1.3 times it.
     static func tileText(fonts: FontSet, text: TextBook, info: ExhibitProfile, tile t: Rect, language: Language, scale s: Double,
-                         legibleSize: Double) -> (title: TextBlock, instruction: TextBlock, origin: Vec2, instructionTop: Double,
-                                                  titleBox: Rect, instructionBox: Rect, fits: Bool) {
+                         legibleSize: Double, smallTitles: Bool = false)
+        -> (title: TextBlock, instruction: TextBlock, origin: Vec2, instructionTop: Double, titleBox: Rect, instructionBox: Rect, fits: Bool) {
         let minimumTitle = legibleSize * 1.3
         let laid = tileText(fonts: fonts, text: text, info: info, tile: t, language: language, scale: s, legibleSize: legibleSize,
-                            titleSize: min(30 * s, max(minimumTitle, t.height * 0.3)))
-        // A narrow tile: a big title wraps into lines the instruction needs; the smallest
-        // legible title leaves it more.
-        if laid.fits || laid.title.size <= minimumTitle { return laid }
-        let smaller = tileText(fonts: fonts, text: text, info: info, tile: t, language: language, scale: s, legibleSize: legibleSize,
-                               titleSize: minimumTitle)
-        return smaller.fits ? smaller : laid
+                            titleSize: min(30 * s, max(minimumTitle, t.height * 0.3)), titleMinimum: minimumTitle)
+        // A narrow tile: a big title wraps into lines the instruction needs; a smaller title
+        // (on fewer lines) leaves it more.
+        if laid.fits { return laid }
+        for size in smallTitles ? [minimumTitle, legibleSize] : [minimumTitle] where size < laid.title.size {
+            let smaller = tileText(fonts: fonts, text: text, info: info, tile: t, language: language, scale: s, legibleSize: legibleSize,
+                                   titleSize: size, titleMinimum: size)
+            if smaller.fits { return smaller }
+        }
+        return laid
     }
 
     private static func tileText(fonts: FontSet, text: TextBook, info: ExhibitProfile, tile t: Rect, language: Language, scale s: Double,
-                                 legibleSize: Double, titleSize: Double)
+                                 legibleSize: Double, titleSize: Double, titleMinimum: Double)
         -> (title: TextBlock, instruction: TextBlock, origin: Vec2, instructionTop: Double, titleBox: Rect, instructionBox: Rect, fits: Bool) {
         // Narrow tiles (two or three columns) keep less of their width for padding.
         let padX = min((20 * s).rounded(), (t.width * 0.06).rounded()), padY = (10 * s).rounded()
         let inner = Rect(x: t.minX + padX, y: t.minY + padY, width: max(1, t.width - 2 * padX), height: max(1, t.height - 2 * padY))
-        let minimumTitle = legibleSize * 1.3
         // The title takes what it needs (one line at most sizes); the instruction the rest.
         let title = fonts.block(text.text(TextKey.title(info.name), in: language), in: Rect(x: 0, y: 0, width: inner.width, height: inner.height * 0.5),
-                                size: titleSize, minimumSize: minimumTitle, bold: true, language: language.code)
+                                size: titleSize, minimumSize: titleMinimum, bold: true, language: language.code)
         let spacing = (4 * s).rounded()
         // A title that cannot fit keeps to its half: the instruction is not pushed out.
         let titleHeight = title.fits ? title.height : min(title.height, inner.height * 0.5)
@@ -128,7 +139,7 @@ final class Launcher {
                                language: language.code, color: Color(r: 28, g: 28, b: 36)))
         for (i, info) in exhibits.enumerated() {
             let laid = Launcher.tileText(fonts: fonts, text: text, info: info.profile, tile: tiles[i], language: language, scale: s,
-                                         legibleSize: legibleSize)
+                                         legibleSize: legibleSize, smallTitles: smallTitles)
             // Each block only inside the tile's padding, the title above the instruction.
             list.append(.text(laid.title, origin: laid.origin, clip: PixelRect(centresIn: laid.titleBox), color: .white))
             list.append(.text(laid.instruction, origin: Vec2(laid.origin.x, laid.instructionTop), clip: PixelRect(centresIn: laid.instructionBox),

@@ -58,6 +58,8 @@ public final class CalibrationScene: FrameContent {
     public var isAnimating: Bool { false }
     public var nextDeadline: Microseconds? { gestures.nextDeadline }
     public var summaryName: String { Calibration.profile.name }
+    /// The portrait targets asked for, once shown.
+    public var targets: [Vec2] { screen?.targets ?? [] }
 
     public func render() -> [PixelRect] {
         guard let screen, let renderer else { return [] }

@@ -142,7 +142,7 @@ public struct ReplayJob {
         let runner: ReplayRunner
         do {
             runner = try ReplayRunner(settings: settings, display: panel, fonts: fonts, log: Log(minimum: .warning), motion: motion,
-                                      schedule: schedule, resuming: header.resuming)
+                                      schedule: schedule, resuming: header.resuming, phantomsFiltered: header.phantomsFiltered == true)
         } catch {
             throw KioskError("\(error)")
         }

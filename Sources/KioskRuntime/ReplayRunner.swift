@@ -42,9 +42,11 @@ public final class ReplayRunner {
     /// `schedule`: opening hours on the virtual clock (its wall clock counts from the start).
     /// `resuming`: a black-box trace's starting point (the kiosk and the motion pipeline
     /// start where the stand was; `settings.seed` should be the trace's).
+    /// `phantomsFiltered`: the touches already passed a stand's phantom-tap filter (the
+    /// header says so): they reach the kiosk as they are.
     public init(settings: KioskApp.Settings, display: any Display, fonts: FontSet, log: Log,
                 motion: MotionSettings = MotionSettings(), schedule: StandSchedule? = nil,
-                resuming: TraceResumePoint? = nil) throws(SystemError) {
+                resuming: TraceResumePoint? = nil, phantomsFiltered: Bool = false) throws(SystemError) {
         self.display = display
         clock = schedule?.clock
         var settings = settings
@@ -59,6 +61,7 @@ public final class ReplayRunner {
         var quiet = FrameLoopSettings()
         quiet.say = { _ in }
         quiet.schedule = schedule
+        quiet.filtersPhantomTaps = !phantomsFiltered
         frames = FrameLoop(loop: loop, clock: MonotonicClock(events: events), log: log, content: scene, settings: quiet)
         try frames.start(display: display)
         app = scene.app

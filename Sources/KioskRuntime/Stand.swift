@@ -146,13 +146,8 @@ public final class Stand {
     /// back with another mode.
     private func follow(_ drm: DumbBufferDisplay, settings: DRMDisplayConfiguration, udev: (any UdevCalls)?) {
         frames.health.scanoutBuffers = drm.scanoutBuffers
-        guard let udev else { return }
-        let frames = self.frames
-        do throws(SystemError) {
-            connectorWatch = try ConnectorWatch(udev: udev, loop: frames.loop, display: drm, config: settings) { frames.displayConnectorChanged($0) }
-        } catch {
-            log.warning("display: a screen unplugged and plugged back will not be followed (\(error))")
-        }
+        let log = self.log
+        connectorWatch = frames.followConnector(of: drm, settings: settings, udev: udev, warn: { log.warning($0) })
     }
 
     /// The display is there: the recording learns its screen, the sensors its rotation, the

@@ -28,7 +28,7 @@ extension KioskConfiguration {
     }
 
     /// A replay as this stand would run it (`replay --config`): its exhibit order, options,
-    /// corner press, and — for the launcher or the stand's locked exhibit — its idle and
+    /// corner press, stuck-finger time, and — for the launcher or the stand's locked exhibit — its idle and
     /// attract times. Size, seed and which exhibit (nil: the launcher) stay the replay's.
     public func applyStand(to settings: inout KioskApp.Settings, exhibit: ExhibitType?) {
         let stand = kioskSettings
@@ -37,6 +37,7 @@ extension KioskConfiguration {
         settings.commissioningPress = stand.commissioningPress
         settings.languages = stand.languages
         settings.textOverrides = stand.textOverrides
+        settings.stuckTouchAfter = stand.stuckTouchAfter
         if let locked = stand.locked, locked == exhibit {
             settings.locked = locked
             settings.initialExhibit = nil
@@ -176,13 +177,15 @@ extension TraceHeader {
         gravityTimeConstantMilliseconds = motion.gravityTimeConstant * 1000
         shakeThreshold = motion.shakeThreshold
         stuckAfterMilliseconds = motion.stuckAfter.map { Double($0) / 1000 } ?? 0
+        touchStuckMilliseconds = settings.stuckTouchAfter.map { Double($0) / 1000 } ?? 0
+        phantomsFiltered = true
     }
 }
 
 extension TraceHeader {
     /// The kiosk as the header says the stand ran `exhibit` (nil: the whole kiosk):
     /// locked or not (`keepLock`: false when someone chose the exhibit), its idle and
-    /// attract times, its seed (unless `seed` overrides it).
+    /// attract times, its stuck-finger time, its seed (unless `seed` overrides it).
     public func replaySettings(exhibit: ExhibitType?, width: Int, height: Int, seed override: UInt64? = nil, keepLock: Bool = true) -> KioskApp.Settings {
         var settings = KioskApp.Settings.replay(exhibit: exhibit, width: width, height: height, seed: override ?? seed ?? 1)
         func duration(_ ms: Double) -> Microseconds? { ms > 0 ? Microseconds(ms * 1000) : nil }
@@ -192,6 +195,7 @@ extension TraceHeader {
         }
         if let ms = idleMilliseconds, locked == true || exhibit == nil { settings.idleTimeout = duration(ms) }
         if let ms = attractMilliseconds, exhibit == nil { settings.attractAfter = duration(ms) }
+        if let ms = touchStuckMilliseconds { settings.stuckTouchAfter = duration(ms) }
         return settings
     }
 

@@ -6,7 +6,7 @@ import Geometry
 ///
 /// `{"trace":"motionkiosk","version":1,"exhibit":"launcher","width":480,"height":800,
 ///   "rotation":90,"seed":"12345","mount":"1, 0, 0; 0, 1, 0; 0, 0, 1",
-///   "gravity_time_constant_ms":100,"shake_threshold":13,"stuck_after_ms":10000}`
+///   "gravity_time_constant_ms":100,"shake_threshold":13,"stuck_after_ms":10000,"touch_stuck_ms":600000}`
 ///
 /// Accelerometer samples are recorded in the screen frame (after the mount and rotation),
 /// so `mount` and `rotation` say how the stand was set up; the filter settings change what
@@ -30,6 +30,12 @@ public struct TraceHeader: Equatable, Sendable {
     public var shakeThreshold: Double?
     /// 0: the stuck-sensor check was off.
     public var stuckAfterMilliseconds: Double?
+    /// A finger held still this long was dropped as stuck (`[touch] stuck_seconds`), ms; 0: never.
+    public var touchStuckMilliseconds: Double?
+    /// The touches are what reached the kiosk past the stand's phantom-tap filter (true for
+    /// every trace a stand writes): a replay does not filter them again. Hand-written traces
+    /// leave it out and are filtered as a touch panel's reports are.
+    public var phantomsFiltered: Bool?
     /// Where a running kiosk was at the trace's start (a black-box dump); nil: a fresh start.
     public var resuming: TraceResumePoint?
 
@@ -40,6 +46,7 @@ public struct TraceHeader: Equatable, Sendable {
         var s = "{\"trace\":\"motionkiosk\",\"version\":\(TraceReader.supportedVersion)"
         if let exhibit { s += ",\"exhibit\":" + FlatJSONPrinter.string(exhibit) }
         if let locked { s += ",\"locked\":\(locked)" }
+        if let phantomsFiltered { s += ",\"phantoms_filtered\":\(phantomsFiltered)" }
         if let width { s += ",\"width\":\(width)" }
         if let height { s += ",\"height\":\(height)" }
         if let rotation { s += ",\"rotation\":\(rotation)" }
@@ -53,6 +60,7 @@ public struct TraceHeader: Equatable, Sendable {
         number("gravity_time_constant_ms", gravityTimeConstantMilliseconds)
         number("shake_threshold", shakeThreshold)
         number("stuck_after_ms", stuckAfterMilliseconds)
+        number("touch_stuck_ms", touchStuckMilliseconds)
         if let r = resuming {
             number("resume_elapsed_us", Double(r.elapsed))
             number("resume_idle_us", Double(r.idleFor))
@@ -76,7 +84,8 @@ public struct TraceHeader: Equatable, Sendable {
     }
 
     static let keys = ["trace", "version", "exhibit", "locked", "idle_ms", "attract_ms", "width", "height", "rotation", "seed", "mount",
-                       "gravity_time_constant_ms", "shake_threshold", "stuck_after_ms"] + TraceResumePoint.keys
+                       "gravity_time_constant_ms", "shake_threshold", "stuck_after_ms", "touch_stuck_ms",
+                       "phantoms_filtered"] + TraceResumePoint.keys
 }
 
 /// The moment a black-box trace starts from, as its header carries it: the kiosk's side

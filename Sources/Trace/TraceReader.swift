@@ -158,6 +158,7 @@ public struct TraceReader {
         var h = TraceHeader()
         if object.has("exhibit") { h.exhibit = try object.string("exhibit", at: self) }
         if object.has("locked") { h.locked = try object.bool("locked", at: self) }
+        if object.has("phantoms_filtered") { h.phantomsFiltered = try object.bool("phantoms_filtered", at: self) }
         if object.has("idle_ms") { h.idleMilliseconds = try object.number("idle_ms", in: 0...31_536_000_000, at: self) }
         if object.has("attract_ms") { h.attractMilliseconds = try object.number("attract_ms", in: 0...31_536_000_000, at: self) }
         if object.has("width") { h.width = try object.integer("width", in: 64...8192, at: self) }
@@ -178,6 +179,7 @@ public struct TraceReader {
         }
         if object.has("shake_threshold") { h.shakeThreshold = try object.number("shake_threshold", in: 0...1000, at: self) }
         if object.has("stuck_after_ms") { h.stuckAfterMilliseconds = try object.number("stuck_after_ms", in: 0...86_400_000, at: self) }
+        if object.has("touch_stuck_ms") { h.touchStuckMilliseconds = try object.number("touch_stuck_ms", in: 0...86_400_000, at: self) }
         if object.has("resume_elapsed_us") { h.resuming = try readResumePoint(object) }
         header = h
     }
@@ -185,8 +187,13 @@ public struct TraceReader {
     /// A black-box trace's starting point; every time within a hundred years of the start,
     /// every vector component finite and within what a sensor or the world can hold.
     private func readResumePoint(_ object: FieldReader) throws(TraceError) -> TraceResumePoint {
-        let span = Int(TraceRecord.longestTime)
-        func time(_ key: String) throws(TraceError) -> Int64 { Int64(try object.integer(key, in: -span...span, at: self)) }
+        // Through Double and Int64: a hundred years in µs is beyond a 32-bit Int (armhf).
+        let span = Double(TraceRecord.longestTime)
+        func time(_ key: String) throws(TraceError) -> Int64 {
+            let n = try object.number(key, in: -span...span, at: self)
+            guard n == n.rounded() else { throw problem("field \"\(key)\" must be a whole number, not \(FlatJSONPrinter.number(n))") }
+            return Int64(n)
+        }
         func component(_ key: String) throws(TraceError) -> Double { try object.number(key, in: -1e6...1e6, at: self) }
         func pair(_ x: String, _ y: String) throws(TraceError) -> Vec2? {
             guard object.has(x) || object.has(y) else { return nil }

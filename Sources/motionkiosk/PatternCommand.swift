@@ -35,13 +35,20 @@ func pattern(_ c: ParsedCommand) throws(KioskError) -> Int32 {
     }
     let udev = try? LibUdev()
     let hotplug: DRMHotplugWait?
+    // The screen unplugged and plugged back is followed as on a stand.
+    var connectorWatch: ConnectorWatch?
     do throws(DisplayUnavailable) {
         hotplug = try startShowing(on: try chooseDisplay(display, udev: udev, clock: clock), settings: display, udev: udev,
                                    loop: frames.loop, clock: clock, say: { say("pattern: \($0)") }, warn: { say("pattern: \($0)") },
                                    virtualLine: { "showing the pattern on the virtual panel (\($0.name)): \($1)" },
-                                   console: { TextConsole(system: LinuxSystem.shared) }, start: start)
+                                   console: { TextConsole(system: LinuxSystem.shared) },
+                                   drmShown: { connectorWatch = frames.followConnector(of: $0, settings: display.drm, udev: udev,
+                                                                                        warn: { say("pattern: \($0)") }) },
+                                   start: start)
     } catch { throw KioskError(error.description) }
-    defer { _ = hotplug }
+    defer { _ = hotplug; _ = connectorWatch }
     do { try frames.run() } catch { throw KioskError("\(error)") }
+    // Back with another mode: the pattern starts again for its size.
+    if frames.startsAgain { startAgainInPlace(log: Log(), notifier: SystemdNotifier()) }
     return 0
 }

@@ -99,7 +99,7 @@ func runKiosk(_ c: ParsedCommand) throws(KioskError) -> Int32 {
 /// Replaces this process with a fresh start of the same program and arguments (the display
 /// and devices are given back already; every descriptor is close-on-exec). The pid stays, so
 /// systemd's MainPID, notify access and watchdog carry on. Only returns when exec failed.
-private func startAgainInPlace(log: Log, notifier: SystemdNotifier) {
+func startAgainInPlace(log: Log, notifier: SystemdNotifier) {
     if notifier.watchdogInterval != nil {
         // The watchdog keeps counting across the exec: the new image pings once it shows.
         do { try notifier.watchdog(period: SystemdNotifier.startingAgainGrace) } catch {

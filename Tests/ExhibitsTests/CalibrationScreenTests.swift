@@ -78,6 +78,32 @@ import Syscalls
         #expect(result.mounting == before.mounting, "the transform stays [touch] transform's")
     }
 
+    /// One touch that slipped by a centimetre (or a target touched out of turn) does not fit
+    /// one panel error with the other three: no calibration, and the targets are asked for again.
+    @Test func fourTouchesThatDisagreeGiveNoCalibration() throws {
+        var env = ExhibitEnvironment(width: 480, height: 800, fonts: try FontSet(), log: Log(minimum: .error))
+        env.touchPanel = TouchPanel(screen: ScreenTransform(panelWidth: 480, panelHeight: 800, rotation: .r0), calibration: .identity)
+        for (slipped, by) in [(3, Vec2(-60, 0)), (0, Vec2(0, 50)), (1, Vec2(40, 40))] {
+            let c = Calibration(environment: env, gestures: GestureEnvironment(), random: SeededGenerator(seed: 1))
+            for (i, target) in c.targets.enumerated() {
+                let p = target + Vec2(6, -4) + (i == slipped ? by : Vec2(0, 0))
+                let t = Microseconds(i) * 1_000_000
+                c.touches(TouchFrame(time: t, events: [TouchEvent(slot: 0, phase: .down, position: p, time: t)]))
+                c.touches(TouchFrame(time: t + 100_000, events: [TouchEvent(slot: 0, phase: .up, position: p, time: t + 100_000)]))
+            }
+            #expect(c.result == nil && c.touched.isEmpty, "target \(slipped) off by \(by)")
+        }
+        // Off by a few pixels each, as fingers are: a calibration.
+        let c = Calibration(environment: env, gestures: GestureEnvironment(), random: SeededGenerator(seed: 1))
+        for (i, target) in c.targets.enumerated() {
+            let p = target + [Vec2(3, -2), Vec2(-2, 3), Vec2(4, 1), Vec2(-1, -3)][i]
+            let t = Microseconds(i) * 1_000_000
+            c.touches(TouchFrame(time: t, events: [TouchEvent(slot: 0, phase: .down, position: p, time: t)]))
+            c.touches(TouchFrame(time: t + 100_000, events: [TouchEvent(slot: 0, phase: .up, position: p, time: t + 100_000)]))
+        }
+        #expect(c.result != nil)
+    }
+
     @Test func touchingAfterTheFourthStartsAgainOnlyOnALongPress() throws {
         let env = ExhibitEnvironment(width: 480, height: 800, fonts: try FontSet(), log: Log(minimum: .error))
         let gestures = GestureEnvironment()

@@ -108,15 +108,15 @@ import VisitorText
         }
     }
 
-    /// The launcher keeps every tile's text whole for one tile to six (columns where one
-    /// would make the tiles too short), in every language, on every screen. (Seven or eight
-    /// tiles cut motion-cube's French and German instruction at 480×800 and 720×1280.)
+    /// The launcher keeps every tile's text whole for one tile to eight (columns where one
+    /// would make the tiles too short; titles down to the legible size where seven or eight
+    /// tiles leave no room for more), in every language, on every screen.
     @Test(arguments: sizes.map { "\($0.0)x\($0.1)" })
-    func theLauncherFitsOneToSixTiles(size: String) throws {
+    func theLauncherFitsOneToEightTiles(size: String) throws {
         let parts = size.split(separator: "x").compactMap { Int($0) }
         let fonts = try FontSet()
         var problems: [Problem] = []
-        for count in 1...6 {
+        for count in 1...8 {
             let order = (0..<count).map { ExhibitRegistry.tiles[$0 % ExhibitRegistry.tiles.count] }
             for code in Self.codes {
                 let app = Self.app(width: parts[0], height: parts[1], fonts: fonts, order: order)
@@ -125,6 +125,43 @@ import VisitorText
             }
         }
         #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(8).map { $0.description }.joined(separator: "\n"))")
+    }
+
+    /// Seven and eight tiles on a 7-inch 480×800 panel, in French and German (motion-cube's
+    /// instruction is the longest): every caption is laid out whole at a legible size and its
+    /// ink lies inside the box it is cut to.
+    @Test(arguments: [7, 8])
+    func sevenOrEightTilesKeepEveryCaptionWholeAt480x800(count: Int) throws {
+        let fonts = try FontSet()
+        let order = (0..<count).map { ExhibitRegistry.tiles[$0 % ExhibitRegistry.tiles.count] }
+        for code in ["fr", "de"] {
+            let app = Self.app(width: 480, height: 800, fonts: fonts, order: order)
+            app.selectLanguage(code)
+            var tiles: [Rect] = []
+            if case .array(let controls)? = app.state()["controls"] {
+                for case .object(let c) in controls {
+                    guard case .string(let id)? = c.first(where: { $0.0 == "id" })?.1, id.hasPrefix("exhibit.") else { continue }
+                    func n(_ k: String) -> Double { if case .number(let v)? = c.first(where: { $0.0 == k })?.1 { v } else { 0 } }
+                    tiles.append(Rect(x: n("x") - n("width") / 2, y: n("y") - n("height") / 2, width: n("width"), height: n("height")))
+                }
+            }
+            #expect(tiles.count == count)
+            var captions = 0
+            for case .text(let block, let origin, let clip?, _) in app.displayList().commands
+            where tiles.contains(where: { $0.minX <= Double(clip.x) && $0.minY <= Double(clip.y) && $0.maxX >= Double(clip.maxX) && $0.maxY >= Double(clip.maxY) }) {
+                captions += 1
+                let ink = Rect(x: origin.x + block.inkBounds.minX, y: origin.y + block.inkBounds.minY,
+                               width: block.inkBounds.width, height: block.inkBounds.height)
+                #expect(block.fits, "\(code): '\(block.text)' cut at \(block.size) px")
+                // Within a pixel: a glyph's antialiased fringe (a "T" at the line's start).
+                #expect(ink.minX >= Double(clip.x) - 1 && ink.minY >= Double(clip.y) - 1
+                        && ink.maxX <= Double(clip.maxX) + 1 && ink.maxY <= Double(clip.maxY) + 1,
+                        "\(code): '\(block.text)' ink \(ink) leaves its box \(clip)")
+                #expect(block.size >= app.legibleTextSize, "\(code): '\(block.text)' at \(block.size) px")
+            }
+            #expect(captions == 2 * count, "\(code): a title and an instruction per tile")
+            #expect(Self.problems(in: app, screen: "480x800 \(code) \(count) tiles").isEmpty)
+        }
     }
 
     @Test func aSmallHighDensityPanelGetsBiggerTextThatStillFits() throws {

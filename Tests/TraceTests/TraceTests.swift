@@ -223,6 +223,7 @@ struct TraceWritingTests {
         var h = TraceHeader()
         h.exhibit = "tilt-box"; h.width = 720; h.height = 1280; h.rotation = 90; h.seed = UInt64.max
         h.mount = "0, 1, 0; -1, 0, 0; 0, 0, 1"; h.gravityTimeConstantMilliseconds = 250; h.shakeThreshold = 11.5; h.stuckAfterMilliseconds = 0
+        h.touchStuckMilliseconds = 90_000; h.phantomsFiltered = true
         let sink = MemoryTraceSink()
         let writer = try TraceWriter(sink: sink, header: h)
         try writer.append(TraceRecord(t: 5, .checkpoint(name: "a")))

@@ -346,6 +346,78 @@ def check_kiosk(c, args, out, share, text):
         print(f'{{"board":"{board_name(args)}","metric":"kiosk_launcher_rss_kib_at_rest","value":{rss_after}}}')
 
 
+# --- A screen above [display] max_pixels (mk.capped=1) ------------------------------------
+
+# KioskConfiguration's default [display] max_pixels: 1920x1200's area.
+DEFAULT_MAX_PIXELS = 1920 * 1200
+MODE = re.compile(r"^(\d+)x(\d+)@([\d.]+)$")
+
+
+def connector_modes(devices, connector="Virtual-1"):
+    """[(w, h, hz, preferred)] the devices listing gives for `connector`."""
+    block = re.search(rf"connector {connector}: connected[^\n]*\n\s*modes: (.*)$", devices, re.M)
+    modes = []
+    for item in (block.group(1).split(", ") if block else []):
+        m = MODE.match(item.replace(" (preferred)", ""))
+        if m:
+            modes.append((int(m.group(1)), int(m.group(2)), float(m.group(3)), item.endswith("(preferred)")))
+    return modes
+
+
+def capped_size(modes, cap):
+    """The size the kiosk must take, written apart from OutputChoice.chooseMode: the preferred
+    mode when within the cap, else the largest mode within it, of the preferred mode's aspect
+    (within 1 %) where the connector offers one."""
+    preferred = next((m for m in modes if m[3]), modes[0])
+    if preferred[0] * preferred[1] <= cap:
+        return preferred[:2], False
+    within = [m for m in modes if m[0] * m[1] <= cap]
+    aspect = [m for m in within if abs(m[0] * preferred[1] - m[1] * preferred[0]) * 100 <= m[1] * preferred[0]]
+    pool = aspect or within
+    best = max(pool, key=lambda m: m[0] * m[1])
+    return best[:2], bool(aspect)
+
+
+def check_capped_mode(c, args, out, share, text):
+    """The pattern on a screen whose preferred mode is above the default max_pixels: the
+    kiosk takes a smaller mode (the same aspect where offered), the scanout has that size and
+    shows the app's frame, turned to portrait."""
+    log, devices = text("app.log"), text("devices.txt")
+    with open(f"{out}/app.log", "w") as f:
+        f.write(log)
+    modes = connector_modes(devices)
+    preferred = next((m for m in modes if m[3]), None)
+    c.check(preferred is not None and preferred[:2] == args.panel,
+            f"capped: Virtual-1 offers {len(modes)} modes, preferred {preferred[0]}x{preferred[1]}" if preferred
+            else "capped: Virtual-1's modes listed by motionkiosk devices")
+    chosen = re.search(r"pattern: DRM \S+ \S+ ((\d+)x(\d+)@[\d.]+) rotation (\d+)", log)
+    if not c.check(chosen is not None, "capped: the pattern names the mode it took"):
+        print("--- app.log ---\n" + log[-3000:] + "\n---")
+        return
+    size = (int(chosen.group(2)), int(chosen.group(3)))
+    c.check(size != args.panel and size[0] * size[1] <= DEFAULT_MAX_PIXELS,
+            f"capped: took {chosen.group(1)}, not the preferred {args.panel[0]}x{args.panel[1]} "
+            f"({size[0] * size[1]} pixels, cap {DEFAULT_MAX_PIXELS})")
+    if modes:
+        want, same_aspect = capped_size(modes, DEFAULT_MAX_PIXELS)
+        c.check(size == want, f"capped: {size[0]}x{size[1]} is the largest mode within the cap"
+                + (" of the preferred mode's aspect" if same_aspect else " (none has the preferred mode's aspect)")
+                + f": expected {want[0]}x{want[1]}")
+    c.check(f"would use: Virtual-1 {chosen.group(1)}" in devices, f"capped: motionkiosk devices would use {chosen.group(1)} too")
+    c.check(int(chosen.group(4)) == args.rotation, f"capped: rotation {chosen.group(4)}, expected {args.rotation}")
+    try:
+        fw, fh, frame = read_ppm(f"{share}/frame.ppm")
+        sw, sh, screen = read_ppm(f"{out}/screen-pattern.ppm")
+        tw, th, turned = turn_onto_panel(fw, fh, frame, args.rotation)
+        c.check((sw, sh) == size, f"capped: the scanout is {sw}x{sh}, the mode taken")
+        c.check((tw, th) == (sw, sh) and turned == screen,
+                f"capped: screendump equals the app's {fw}x{fh} frame turned by {args.rotation}°, pixel for pixel")
+    except (OSError, ValueError) as e:
+        c.check(False, f"capped: frame comparison: {e}")
+    c.check("exit status 0" in log, "capped: the pattern left cleanly on SIGTERM")
+    print(f'{{"board":"{board_name(args)}","metric":"mode_chosen","mode":"{chosen.group(1)}"}}')
+
+
 # --- The accelerometer (mk.sensors=1) -------------------------------------------------------
 
 # What the stub holds: x=-500, y=+800, z=+300 counts of 1 mg (LIS3DH, ±2 g, high resolution).
@@ -527,7 +599,7 @@ class Guest:
 def run_guest(args, out, share):
     console = "ttyAMA0" if args.arch == "arm64" else "ttyS0"
     append = (f"console={console} quiet panic=-1 mk.measure={1 if args.measure else 0} mk.legacy={1 if args.legacy else 0}"
-              f" mk.kiosk={1 if args.kiosk else 0} mk.sensors={1 if args.sensors else 0}")
+              f" mk.kiosk={1 if args.kiosk else 0} mk.sensors={1 if args.sensors else 0} mk.capped={1 if args.capped_mode else 0}")
     guest = Guest(out, share, args.kernel, args.initrd, append, args.panel, args.timeout, extra=["-no-reboot"],
                   arch=args.arch)
     qemu, ctl, deadline, monitor = guest.qemu, guest.ctl, guest.deadline, guest.monitor
@@ -583,6 +655,8 @@ def main():
     p.add_argument("--legacy", action="store_true", help="make the app use SetCrtc + PageFlip")
     p.add_argument("--kiosk", action="store_true", help="also run the kiosk: launcher, grid-block, rest figures")
     p.add_argument("--sensors", action="store_true", help="also read a LIS3DH on i2c-stub: kernel IIO, hot-plug, userspace")
+    p.add_argument("--capped-mode", action="store_true",
+                   help="only the mode taken on a screen whose preferred mode (--panel) is above the default max_pixels")
     p.add_argument("--arch", choices=["x86_64", "arm64"], default="x86_64", help="the guest's CPU")
     p.add_argument("--timeout", type=float, default=None, help="seconds (default 360; arm64 900)")
     args = p.parse_args()
@@ -614,6 +688,11 @@ def main():
                 return f.read()
         except OSError:
             return ""
+
+    if args.capped_mode:
+        check_capped_mode(c, args, out, share, text)
+        print(f"{name}: {len(c.passed)} checks passed, {len(c.failed)} failed", flush=True)
+        sys.exit(1 if c.failed else 0)
 
     log = text("app.log")
     with open(f"{out}/app.log", "w") as f:

@@ -2,7 +2,8 @@
 # /init of the virtual board's initramfs (busybox sh). Runs the kiosk's test pattern on the
 # real virtio-gpu DRM device, plays touches through a uinput touchscreen, udevd and libinput,
 # unplugs and re-plugs it, then sends SIGTERM. With mk.kiosk=1 and mk.sensors=1 it goes on
-# with the stages in guest-stages.sh (the kiosk itself; the accelerometer). Results go to the
+# with the stages in guest-stages.sh (the kiosk itself; the accelerometer); with mk.capped=1
+# it runs only the capped-mode stage there (a 4K screen). Results go to the
 # 9p share /host; the host (board.py) takes screendumps when asked on the second serial port
 # and does the checks.
 /bin/busybox --install -s /bin
@@ -31,13 +32,14 @@ esac
 for m in $MODULES; do modprobe $m || step "modprobe $m failed"; done
 mount -t 9p -o trans=virtio,version=9p2000.L host /host || { echo "board: no 9p share"; poweroff -f; }
 
-MEASURE=0 KIOSK=0 SENSORS=0
+MEASURE=0 KIOSK=0 SENSORS=0 CAPPED=0
 PATTERN_ARGS=""
 for arg in $(cat /proc/cmdline); do
     case $arg in
         mk.measure=1) MEASURE=1 ;;
         mk.kiosk=1) KIOSK=1 ;;
         mk.sensors=1) SENSORS=1 ;;
+        mk.capped=1) CAPPED=1 ;;
         mk.legacy=1) PATTERN_ARGS="--legacy-modeset" ;;
     esac
 done
@@ -69,6 +71,14 @@ step "udevd"
 udevadm trigger --action=add --type=subsystems
 udevadm trigger --action=add --type=devices
 udevadm settle --timeout=30
+
+# A screen whose preferred mode is above [display] max_pixels: only the mode the kiosk takes.
+if [ $CAPPED = 1 ]; then
+    . /guest-stages.sh
+    capped_stage
+    step "done"
+    finish
+fi
 
 step "kdmode before: $(guest-touch kdmode)"
 echo "kdmode before: $(guest-touch kdmode)" > /tmp/kdmode.txt

@@ -168,3 +168,21 @@ sensors_stage() {
     echo "exit status $?" >> /tmp/sensors-auto.txt
     motionkiosk devices > /tmp/devices-i2c.txt 2>&1
 }
+
+# A screen whose preferred mode has more pixels than [display] max_pixels (a 4K television):
+# what the kiosk would use and lists, then the test pattern on the mode it takes, screendumped
+# while it shows; the host checks the mode and the picture.
+capped_stage() {
+    step "capped: motionkiosk devices and pattern"
+    motionkiosk devices > /tmp/devices.txt 2>&1
+    motionkiosk pattern --display drm --no-input --frame-file /tmp/frame.ppm > /tmp/app.log 2>&1 &
+    APP=$!
+    if wait_text /tmp/app.log "frame on screen" 600 $APP; then
+        shot pattern
+    else
+        step "capped: no frame on screen"
+    fi
+    kill -TERM $APP
+    wait $APP
+    echo "exit status $?" >> /tmp/app.log
+}

@@ -24,6 +24,9 @@ public final class Calibration: Exhibit {
     /// The fitted calibration once all four are touched (nil when the four points do not
     /// determine one, or before).
     public private(set) var result: TouchCalibration?
+    /// How far (px) the best fit may leave a touched target: 2 % of the shorter side, about
+    /// 2 mm on a 7-inch panel.
+    var disagreement: Double { max(8, 0.02 * min(width, height)) }
     /// Observed portrait point → corrected portrait point, for the live preview.
     private var correction: AffineTransform?
     private var fingers: [Int: Vec2] = [:]
@@ -75,6 +78,16 @@ public final class Calibration: Exhibit {
     private func fit() {
         guard let k = TouchCalibration.fit(from: touched, to: targets) else {
             log.warning("calibration: the four touches do not determine a calibration; touch the targets again")
+            touched.removeAll()
+            return
+        }
+        // A panel's error is (near enough) affine, so four honest touches agree with one map;
+        // a slipped finger or a target touched out of turn does not, and its fit would put
+        // every touch off. One touch e px astray leaves about e/4 at each target.
+        let misses = zip(touched, targets).map { k.apply($0).distance(to: $1) }
+        if let worst = misses.indices.max(by: { misses[$0] < misses[$1] }), misses[worst] > disagreement {
+            log.warning("calibration: the four touches do not agree (target \(worst + 1) lands \(Int(min(misses[worst], 100_000).rounded())) px "
+                        + "from the best fit); touch the targets again")
             touched.removeAll()
             return
         }

@@ -122,7 +122,7 @@ public final class FrameLoop {
             throw error
         }
         lifecycle = .showing(stage)
-        input.useDisplay(millimetresPerPixel: display.millimetresPerPixel)
+        input.useDisplay(millimetresPerPixel: display.millimetresPerPixel, filtersPhantomTaps: settings.filtersPhantomTaps)
         if let note = console?.note { say(note) }
         if !stage.presenter.flipsAsynchronously && settings.announceReadyAtStart { housekeeping.announceReady(status: display.name) }
         contentStart = clock.now

@@ -20,6 +20,9 @@ public struct FrameLoopSettings {
     public var mouseIsFinger = true
     /// `[touch] transform` and `calibration`, applied to touch before the screen's rotation.
     public var touchCalibration = TouchCalibration.identity
+    /// Whether a touch panel's phantom taps are held back (Platform/PhantomTapFilter.swift);
+    /// off for a replay of what a stand recorded, which they never reached.
+    public var filtersPhantomTaps = true
     /// Where the loop's own lines go (the test pattern writes them to stdout at once);
     /// nil: the log at info level.
     public var say: ((String) -> Void)?

@@ -21,8 +21,8 @@ final class InputDelivery {
     /// Its descriptor became readable since the last wake-up.
     private var ready = false
     /// Phantom taps (Platform/PhantomTapFilter.swift) never reach the content; made anew
-    /// for each display, at its pixel pitch (`useDisplay`).
-    private var phantomTaps = PhantomTapFilter()
+    /// for each display, at its pixel pitch (`useDisplay`); nil: touches pass as they come.
+    private var phantomTaps: PhantomTapFilter? = PhantomTapFilter()
     /// Touch slots with a finger down.
     private var slotsDown: Set<Int> = []
     private var escapeRefusalSaid = false
@@ -46,9 +46,11 @@ final class InputDelivery {
         advanceContent = { time in content.advance(to: time) }
     }
 
-    /// Phantom taps are measured on this display's glass (2 mm at its pixel pitch) from now on.
-    func useDisplay(millimetresPerPixel: Double?) {
-        phantomTaps = PhantomTapFilter(millimetresPerPixel: millimetresPerPixel)
+    /// Phantom taps are measured on this display's glass (2 mm at its pixel pitch) from now
+    /// on; not at all without `filtersPhantomTaps` (the touches of a stand's recording are
+    /// what reached its content: filtering them again can only make them differ).
+    func useDisplay(millimetresPerPixel: Double?, filtersPhantomTaps: Bool) {
+        phantomTaps = filtersPhantomTaps ? PhantomTapFilter(millimetresPerPixel: millimetresPerPixel) : nil
     }
 
     /// Takes `source`'s events, put right by `calibration` (`[touch] transform` and
@@ -75,10 +77,9 @@ final class InputDelivery {
     func deliver(_ event: InputEvent) {
         switch event {
         case .touches(let panelFrame):
-            guard let frame = phantomTaps.filter(panelFrame) else {
-                housekeeping.health.phantomTaps = phantomTaps.ignored
-                return
-            }
+            let passed = phantomTaps == nil ? panelFrame : phantomTaps?.filter(panelFrame)
+            if let ignored = phantomTaps?.ignored { housekeeping.health.phantomTaps = ignored }
+            guard let frame = passed else { return }
             // Input before time: the content reaches the frame's own time, then takes it.
             let at = max(frame.time, content.now)
             advanceContent(at)
