@@ -194,8 +194,8 @@ enum ConfigSchema {
                   defaultText: "\"/var/lib/motionkiosk/visitors.csv\"") { c, v throws(ValueProblem) in
             c.metrics.visitorsPath = try absolutePathOrEmpty(v)
         },
-        ConfigKey(table: "metrics", name: "interval_seconds", doc: "Seconds between two writes of the file.",
-                  defaultText: "15") { c, v throws(ValueProblem) in c.metrics.intervalSeconds = try integer(v, 1...3600) },
+        ConfigKey(table: "metrics", name: "interval_seconds", doc: "Seconds between two writes of the file (the display going on or off is written at once). Each write is a temporary file, fsync, rename and fsync of the folder, 120-170 kB of ext4 writes on the SD card: at 60 s about 90 MB in a 9-hour day, at 15 s 260 MB. Keep it under half the stale-metrics alert's age (120 s in board/fleet/motionkiosk-alerts.yml).",
+                  defaultText: "60") { c, v throws(ValueProblem) in c.metrics.intervalSeconds = try integer(v, 1...3600) },
 
         ConfigKey(table: "blackbox", name: "folder", doc: "Where dump folders are written (trace.jsonl, state.json, screen.png, config.toml). Empty: no black box.",
                   defaultText: "\"/var/lib/motionkiosk/blackbox\"") { c, v throws(ValueProblem) in

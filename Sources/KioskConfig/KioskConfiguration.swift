@@ -139,7 +139,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public struct Metrics: Equatable, Sendable {
         /// Empty: no file.
         public var path = "/var/lib/prometheus/node-exporter/motionkiosk.prom"
-        public var intervalSeconds = 15
+        public var intervalSeconds = 60
         /// Anonymous visitor counts per exhibit and hour (`motionkiosk stats`); empty: none.
         public var visitorsPath = "/var/lib/motionkiosk/visitors.csv"
     }

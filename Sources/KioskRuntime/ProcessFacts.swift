@@ -31,17 +31,19 @@ public func peakResidentKilobytes() -> Int {
     return 0
 }
 
-/// Process age from /proc (start time in clock ticks since boot vs. uptime), 10 ms resolution.
-public func millisecondsSinceProcessStart() -> Double? {
-    guard let stat = try? LinuxSystem.shared.readSmallFile("/proc/self/stat"),
-          let uptime = try? LinuxSystem.shared.readSmallFile("/proc/uptime"),
-          let close = stat.lastIndex(of: ")") else { return nil }
+/// Process age, 10 ms resolution: its start in /proc/self/stat (clock ticks since boot)
+/// against CLOCK_BOOTTIME (`sinceBoot`, µs), the clock that start is counted on. Not
+/// /proc/uptime: the service's `ProcSubset=pid` hides it, and the first-frame line lost
+/// the figure on every stand.
+public func millisecondsSinceProcessStart(system: any SystemCalls = LinuxSystem.shared,
+                                          sinceBoot: Int64 = bootTimeMicroseconds()) -> Double? {
+    guard let stat = try? system.readSmallFile("/proc/self/stat"), let close = stat.lastIndex(of: ")") else { return nil }
     // Fields after the command name: state is field 3, starttime field 22.
     let fields = stat[stat.index(after: close)...].split(separator: " ")
-    guard fields.count > 19, let ticks = Double(fields[19]),
-          let up = Double(uptime.split(separator: " ").first ?? "") else { return nil }
     let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
-    return (up - ticks / hz) * 1000
+    guard fields.count > 19, let ticks = Double(fields[19]), ticks.isFinite, ticks >= 0, hz > 0 else { return nil }
+    let age = Double(sinceBoot) / 1000 - ticks / hz * 1000
+    return age >= 0 ? age : nil
 }
 
 /// Binary PPM (P6) of an XRGB8888 buffer: what the board test compares with the screendump.

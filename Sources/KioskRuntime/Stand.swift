@@ -178,6 +178,13 @@ public final class Stand {
             return
         }
         frames.attachMotion(sensors, hotplug: udev)
+        // Touch joins once the first frame is on screen (or the stand is up, closed): opening
+        // the seat (udev, every input device, libinput's quirks files) took most of a second
+        // of a cold start in the systemd virtual board, and READY waited for it.
+        frames.whenUp { [unowned(unsafe) self] in self.attachTouch(seat: seat) }
+    }
+
+    private func attachTouch(seat: String) {
         do throws(SystemError) { try frames.attachInput(LibInputSeat(seat: seat)) } catch {
             log.warning("no touch input yet (\(error)); the kiosk runs and shows what it can")
         }

@@ -306,6 +306,14 @@ public func monotonicMicroseconds() -> Int64 {
     return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
 }
 
+/// CLOCK_BOOTTIME in microseconds: time since boot, suspend included, the clock /proc counts
+/// a process's start time on.
+public func bootTimeMicroseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}
+
 /// Whether this process has group `name` among its groups; nil when no such group exists.
 /// Tells "add the user to the group" apart from "something else (a device policy) denies".
 public func processIsInGroup(_ name: String) -> Bool? {

@@ -1,5 +1,5 @@
-# Shared by board/virtual/test.sh and systemd-test.sh (sourced). The caller defines
-# `say` and `WORK`; everything comes from Debian packages.
+# Shared by the virtual boards (sourced): test.sh, arm64.sh, systemd-test.sh and
+# systemd-nights.sh. The caller defines `say` and `WORK`; everything comes from Debian packages.
 
 # Installs the host packages named that are not installed yet.
 install_host_packages() {
@@ -49,4 +49,63 @@ stage_kernel_modules() {
 stage_users() {
     printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$1/etc/passwd"
     printf 'root:x:0:\ntty:x:5:\nvideo:x:44:\ninput:x:105:\nrender:x:106:\nnogroup:x:65534:\n' > "$1/etc/group"
+}
+
+# --- The systemd boards' guest (systemd-test.sh, systemd-nights.sh) ----------------------
+
+# The kernel modules named, with their dependencies first, as files of the unpacked kernel
+# ($KDIR, $ABI from fetch_kernel), each once.
+kernel_modules_in_order() {
+    local m
+    for m in "$@"; do
+        modprobe -d "$KDIR" -S "$ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+    done | awk '!seen[$0]++'
+}
+
+# The Debian 12 root both systemd boards boot: debootstrap minbase + systemd as init + udev +
+# what motionkiosk.deb depends on, + procps for pgrep; openssh-server, python3 and
+# python3-apt for the fleet playbook (its apt module needs them). Made once in $WORK and
+# reused (MK_FRESH_ROOT=1 makes it again); sets ROOTFS.
+systemd_guest_root() {
+    local packages="systemd,systemd-sysv,udev,kmod,procps,adduser,libdrm2,libinput10,libudev1,libfreetype6,libharfbuzz0b,libfribidi0,libpng16-16,zlib1g,libtomlplusplus3,libstdc++6,fonts-dejavu-core,openssh-server,python3,python3-apt"
+    local mirror=${MK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+    ROOTFS="$WORK/rootfs-$(echo "bookworm $packages $mirror" | sha256sum | cut -c1-12)"
+    if [ "${MK_FRESH_ROOT:-0}" = 1 ] || [ ! -f "$ROOTFS.done" ]; then
+        say "debootstrap bookworm (minbase + systemd, udev and the package's dependencies)"
+        rm -rf "$ROOTFS" "$ROOTFS.done"
+        debootstrap --variant=minbase --include="$packages" bookworm "$ROOTFS" "$mirror" > "$WORK/debootstrap.log" 2>&1 \
+            || { tail -n 20 "$WORK/debootstrap.log"; say "debootstrap failed"; exit 1; }
+        rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/*
+        touch "$ROOTFS.done"
+        say "debootstrap done"
+    fi
+}
+
+# A copy of the guest root at $1 with the kernel modules named after it (and their
+# dependencies) in its /lib/modules, indexed by depmod.
+systemd_guest_diskroot() {
+    local diskroot=$1 ko rel
+    shift
+    rm -rf "$diskroot"
+    cp -a "$ROOTFS" "$diskroot"
+    kernel_modules_in_order "$@" | while read -r ko; do
+        rel=${ko#"$KDIR"}; rel=${rel#/.}
+        mkdir -p "$diskroot$(dirname "$rel")" && cp "$ko" "$diskroot$rel"
+    done
+    cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$diskroot/lib/modules/$ABI/"
+    depmod -b "$diskroot" "$ABI"
+}
+
+# The systemd boards' initramfs at $1: busybox and the modules that reach /dev/vda, then
+# systemd/initramfs-init.sh mounts it (read-only with mk.ro=1) and hands over to systemd.
+systemd_guest_initrd() {
+    local initrd=$1 stage="$1.stage" ko
+    rm -rf "$stage" && mkdir -p "$stage"/{bin,proc,sys,dev,newroot}
+    cp /bin/busybox "$stage/bin/busybox"
+    install -m 755 "$HERE/systemd/initramfs-init.sh" "$stage/init"
+    kernel_modules_in_order virtio_pci virtio_blk ext4 | while read -r ko; do
+        cp "$ko" "$stage/$(basename "$ko")" && echo "/$(basename "$ko")" >> "$stage/modules.order"
+    done
+    (cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) > "$initrd"
+    rm -rf "$stage"
 }

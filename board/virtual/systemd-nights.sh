@@ -27,26 +27,9 @@ install_host_packages qemu-system-x86 debootstrap e2fsprogs busybox-static kmod 
 # --- The package -----------------------------------------------------------------------
 DEB=${MK_DEB:-$("$ROOT/board/debian/build-deb.sh" "$WORK/deb" | tail -n 1)}
 lap "package $(basename "$DEB")"
+# The kernel and the Debian root: the same as systemd-test.sh's (board/virtual/lib.sh).
 fetch_kernel
-modules_in_order() {
-    for m in "$@"; do
-        modprobe -d "$KDIR" -S "$ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-    done | awk '!seen[$0]++'
-}
-
-# --- The Debian root: the same debootstrap tree as systemd-test.sh ------------------------
-GUEST_PACKAGES="systemd,systemd-sysv,udev,kmod,procps,adduser,libdrm2,libinput10,libudev1,libfreetype6,libharfbuzz0b,libfribidi0,libpng16-16,zlib1g,libtomlplusplus3,libstdc++6,fonts-dejavu-core,openssh-server,python3,python3-apt"
-MIRROR=${MK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-RKEY=$(echo "bookworm $GUEST_PACKAGES $MIRROR" | sha256sum | cut -c1-12)
-ROOTFS="$WORK/rootfs-$RKEY"
-if [ ! -f "$ROOTFS.done" ]; then
-    say "debootstrap bookworm (minbase + systemd, udev and the package's dependencies)"
-    rm -rf "$ROOTFS"
-    debootstrap --variant=minbase --include="$GUEST_PACKAGES" bookworm "$ROOTFS" "$MIRROR" > "$WORK/debootstrap.log" 2>&1 \
-        || { tail -n 20 "$WORK/debootstrap.log"; say "debootstrap failed"; exit 1; }
-    rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/*
-    touch "$ROOTFS.done"
-fi
+systemd_guest_root
 
 # --- The guest disk (MK_REUSE_DISK=1: the last run's disk, package installed, as it is) ----
 DISK="$WORK/${MK_NAME:-nights}-disk.ext4"
@@ -58,7 +41,9 @@ FSTAB="$WORK/${MK_NAME:-nights}-fstab"
 printf '/dev/vda / ext4 rw 0 1\ntmpfs /tmp tmpfs mode=1777,nosuid,nodev 0 0\ntmpfs /var/tmp tmpfs mode=1777,nosuid,nodev 0 0\n' > "$FSTAB"
 if [ "${MK_REUSE_DISK:-0}" = 1 ] && [ -f "$DISK" ] && [ -f "$INITRD" ]; then
     say "reusing $DISK"
-    # With this run's guest script and fstab.
+    # The last boot ended with poweroff -f: its journal is replayed first, or debugfs cannot
+    # open the file system. Then this run's guest script and fstab.
+    e2fsck -E journal_only -y "$DISK" > /dev/null 2>&1
     debugfs -w -R "rm /etc/fstab" "$DISK" > /dev/null 2>&1
     debugfs -w -R "write $FSTAB /etc/fstab" "$DISK" > /dev/null 2>&1
     debugfs -w -R "rm /usr/local/sbin/mk-nights" "$DISK" > /dev/null 2>&1
@@ -66,16 +51,8 @@ if [ "${MK_REUSE_DISK:-0}" = 1 ] && [ -f "$DISK" ] && [ -f "$INITRD" ]; then
     debugfs -w -R "sif /usr/local/sbin/mk-nights mode 0100755" "$DISK" > /dev/null 2>&1
 else
 # uinput: the visitor's touchscreen; i6300esb: QEMU's watchdog.
-GUEST_MODULES="virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4 binfmt_misc uinput i6300esb"
 DISKROOT="$WORK/${MK_NAME:-nights}-diskroot"
-rm -rf "$DISKROOT"
-cp -a "$ROOTFS" "$DISKROOT"
-modules_in_order $GUEST_MODULES | while read -r ko; do
-    rel=${ko#"$KDIR"}; rel=${rel#/.}
-    mkdir -p "$DISKROOT$(dirname "$rel")" && cp "$ko" "$DISKROOT$rel"
-done
-cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$DISKROOT/lib/modules/$ABI/"
-depmod -b "$DISKROOT" "$ABI"
+systemd_guest_diskroot "$DISKROOT" virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4 binfmt_misc uinput i6300esb
 echo uinput > "$DISKROOT/etc/modules-load.d/uinput.conf"
 cp "$DEB" "$DISKROOT/root/motionkiosk.deb"
 gcc -static -O2 -o "$DISKROOT/usr/local/bin/guest-touch" "$HERE/guest-touch.c"
@@ -94,16 +71,7 @@ mkfs.ext4 -q -F -L kiosk-state "$STATE" 64M
 lap "guest disk ready"
 
 # --- The initramfs (systemd/initramfs-init.sh: mk.ro=1 mounts the root read-only) ----------
-STAGE="$WORK/stage-${MK_NAME:-nights}-initrd"
-rm -rf "$STAGE" && mkdir -p "$STAGE"/{bin,proc,sys,dev,newroot}
-cp /bin/busybox "$STAGE/bin/busybox"
-install -m 755 "$HERE/systemd/initramfs-init.sh" "$STAGE/init"
-modules_in_order virtio_pci virtio_blk ext4 | while read -r ko; do
-    cp "$ko" "$STAGE/$(basename "$ko")" && basename "$ko" >> "$STAGE/modules.order"
-done
-sed -i 's|^|/|' "$STAGE/modules.order"
-(cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet) > "$INITRD"
-rm -rf "$STAGE"
+systemd_guest_initrd "$INITRD"
 fi
 
 status=0

@@ -49,44 +49,14 @@ timeout 120 "$WORK/deb/root/usr/bin/motionkiosk" run --config "$ROOT/board/confi
 LAUNCHER_ARGS=()
 [ -f "$PREVIEW/launcher.png" ] && LAUNCHER_ARGS=(--launcher-png "$PREVIEW/launcher.png")
 
-# --- Kernel (downloaded, never installed) ------------------------------------------------
+# --- Kernel (downloaded, never installed) and the Debian root (board/virtual/lib.sh) -----
 fetch_kernel
-# Module files with their dependencies first, for the initramfs and the guest's /lib/modules.
-modules_in_order() {
-    for m in "$@"; do
-        modprobe -d "$KDIR" -S "$ABI" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-    done | awk '!seen[$0]++'
-}
-
-# --- The Debian root (debootstrap; reused within the work folder) -----------------------
-# minbase + systemd as init + udev + what motionkiosk.deb depends on, + procps for pgrep;
-# openssh-server, python3 and python3-apt for the fleet playbook (its apt module needs them).
-GUEST_PACKAGES="systemd,systemd-sysv,udev,kmod,procps,adduser,libdrm2,libinput10,libudev1,libfreetype6,libharfbuzz0b,libfribidi0,libpng16-16,zlib1g,libtomlplusplus3,libstdc++6,fonts-dejavu-core,openssh-server,python3,python3-apt"
-MIRROR=${MK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-RKEY=$(echo "bookworm $GUEST_PACKAGES $MIRROR" | sha256sum | cut -c1-12)
-ROOTFS="$WORK/rootfs-$RKEY"
-if [ "${MK_FRESH_ROOT:-0}" = 1 ] || [ ! -f "$ROOTFS.done" ]; then
-    say "debootstrap bookworm (minbase + systemd, udev and the package's dependencies)"
-    rm -rf "$ROOTFS" "$ROOTFS.done"
-    debootstrap --variant=minbase --include="$GUEST_PACKAGES" bookworm "$ROOTFS" "$MIRROR" > "$WORK/debootstrap.log" 2>&1 \
-        || { tail -n 20 "$WORK/debootstrap.log"; say "debootstrap failed"; exit 1; }
-    rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/*
-    touch "$ROOTFS.done"
-    lap "debootstrap done"
-fi
+systemd_guest_root
 
 # --- The guest disk: the root + kernel modules + the package + the proof ----------------
 # virtio_net: the fleet stage's network; binfmt_misc: python3 registers a binary format at boot.
-GUEST_MODULES="virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4 virtio_net binfmt_misc"
 DISKROOT="$WORK/diskroot"
-rm -rf "$DISKROOT"
-cp -a "$ROOTFS" "$DISKROOT"
-modules_in_order $GUEST_MODULES | while read -r ko; do
-    rel=${ko#"$KDIR"}; rel=${rel#/.}
-    mkdir -p "$DISKROOT$(dirname "$rel")" && cp "$ko" "$DISKROOT$rel"
-done
-cp "$KDIR/lib/modules/$ABI"/modules.{order,builtin,builtin.modinfo} "$DISKROOT/lib/modules/$ABI/"
-depmod -b "$DISKROOT" "$ABI"
+systemd_guest_diskroot "$DISKROOT" virtio_pci virtio_blk ext4 virtio_gpu evdev psmouse 9pnet_virtio 9p autofs4 virtio_net binfmt_misc
 cp "$DEB" "$DISKROOT/root/motionkiosk.deb"
 install -m 755 "$HERE/systemd/proof.sh" "$DISKROOT/usr/local/sbin/mk-proof"
 install -m 755 "$HERE/systemd/dst-proof.sh" "$DISKROOT/usr/local/sbin/mk-dst-proof"
@@ -118,17 +88,8 @@ rm -rf "$DISKROOT"
 lap "guest disk ready ($(du -m --apparent-size "$DISK" | cut -f1) MB image, $(du -m "$DISK" | cut -f1) MB used)"
 
 # --- The initramfs: busybox and the modules that reach /dev/vda --------------------------
-STAGE="$WORK/stage-sysd-initrd"
-rm -rf "$STAGE" && mkdir -p "$STAGE"/{bin,proc,sys,dev,newroot}
-cp /bin/busybox "$STAGE/bin/busybox"
-install -m 755 "$HERE/systemd/initramfs-init.sh" "$STAGE/init"
-modules_in_order virtio_pci virtio_blk ext4 | while read -r ko; do
-    cp "$ko" "$STAGE/$(basename "$ko")" && basename "$ko" >> "$STAGE/modules.order"
-done
-sed -i 's|^|/|' "$STAGE/modules.order"
 INITRD="$WORK/sysd-initrd.img"
-(cd "$STAGE" && find . -print0 | cpio --null -o -H newc --quiet) > "$INITRD"
-rm -rf "$STAGE"
+systemd_guest_initrd "$INITRD"
 
 # --- Boot it and check -------------------------------------------------------------------
 status=0

@@ -144,6 +144,11 @@ public final class FrameLoop {
                          calibration: settings.touchCalibration, loop: loop)
     }
 
+    /// Runs `work` once the stand is up — its first frame on screen, or READY said without
+    /// one (closed from the start) — or at once if it is: set-up the first picture need not
+    /// wait for (touch input).
+    public func whenUp(_ work: @escaping () -> Void) { housekeeping.whenUp(work) }
+
     /// Tilt, shakes and altitude from `sensors`. With `udev`, a sensor plugged in (or back)
     /// is looked for at once instead of on the retry schedule. Call after `start`.
     public func attachMotion(_ sensors: MotionSensors, hotplug udev: (any UdevCalls)? = nil) {

@@ -36,7 +36,7 @@ public struct FrameLoopSettings {
     /// Where the metrics file goes when its folder cannot be written (a read-only root):
     /// the service's runtime directory in /run; nil: nowhere.
     public var metricsFallbackFolder: String?
-    public var metricsIntervalSeconds = 15
+    public var metricsIntervalSeconds = 60
     /// Where the metrics file is written through (tests use a fake).
     public var system: any SystemCalls = LinuxSystem.shared
     /// The process's start, seconds since 1970; nil: read the wall clock when the loop is made.

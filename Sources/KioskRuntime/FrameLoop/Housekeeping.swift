@@ -37,6 +37,10 @@ final class Housekeeping {
     var syncRecording: (() -> Void)?
     /// Whether the first frame reached the screen (READY went to systemd then).
     private(set) var firstFrameShown = false
+    /// Whether the stand is up: its first frame on screen, or READY said without one.
+    private(set) var isUp = false
+    /// Set-up waiting for the stand to be up (`whenUp`).
+    private var waitingForUp: [() -> Void] = []
 
     init(settings: FrameLoopSettings, loop: EventLoop, clock: any Clock, log: Log, content: any FrameContent,
          motion: MotionDelivery, say: @escaping (String) -> Void) {
@@ -109,10 +113,24 @@ final class Housekeeping {
     // MARK: systemd
 
     func announceReady(status: String) {
+        defer { cameUp() }
         guard let notifier = settings.notifier else { return }
         do throws(SystemError) { try notifier.ready(status: status) } catch {
             log.warning("systemd: cannot say READY (\(error)); a Type=notify service may time out starting")
         }
+    }
+
+    /// Runs `work` once the stand is up (at once if it is).
+    func whenUp(_ work: @escaping () -> Void) {
+        if isUp { work() } else { waitingForUp.append(work) }
+    }
+
+    private func cameUp() {
+        guard !isUp else { return }
+        isUp = true
+        let waiting = waitingForUp
+        waitingForUp = []
+        for work in waiting { work() }
     }
 
     func announceStopping() {
@@ -121,12 +139,12 @@ final class Housekeeping {
     }
 
     /// The first frame reached the screen: said with its time (and written to `frameFile`),
-    /// the metrics learn it, and systemd hears READY.
+    /// systemd hears READY, what waited for the stand to be up joins, then the metrics file
+    /// learns it (its write and fsync are no part of starting).
     func firstFrame(on display: any Display) {
         guard !firstFrameShown else { return }
         firstFrameShown = true
         health.startToFirstFrameSeconds = Double(clock.now - started) / 1_000_000
-        writeMetrics()
         var line = settings.firstFrameLine(Double(clock.now - started) / 1000)
         if let since = millisecondsSinceProcessStart() { line += ", \(fixed1(since)) ms after process start" }
         // Written before the next frame is drawn: the back buffer still holds what is shown.
@@ -137,6 +155,8 @@ final class Housekeeping {
         }
         say(line)
         if display.flips.flipEventDescriptor != nil { announceReady(status: "showing \(display.name)") }
+        cameUp()
+        writeMetrics()
     }
 
     // MARK: Metrics

@@ -10,6 +10,8 @@
 #                    metrics in /run; then a state partition (/dev/vdb) keeps the statistics
 #   WATCHDOG         the package's hardware-watchdog drop-in enabled, then a kernel crash
 #   REPORT           (after the watchdog reset) READY again
+#   BOOT             READY, then where the boot's time went (systemd-analyze, the journal) and
+#                    the kiosk's own start, stamped, from a cold and a warm page cache
 # Results go to the host as "R <name> <text>" lines; "DONE" ends a boot.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 exec 3<>/dev/ttyS1
@@ -31,6 +33,20 @@ wait_ready() {
     frame=$(journalctl -u motionkiosk.service -b --no-pager -o short-monotonic | grep -m1 'first frame on screen' \
         | sed -n 's/^\[ *\([0-9]*\)\.\([0-9][0-9][0-9]\).*/\1\2/p')
     report ready "$(prop ActiveState)/$(prop SubState) NRestarts=$(prop NRestarts) ready_ms=$ready first_frame_ms=${frame:-none} system=$(systemctl is-system-running)"
+    boot_times
+}
+
+# Where this boot's time went, in ms of CLOCK_MONOTONIC (0 = the kernel starts): the kernel
+# hands over to /init (the initramfs), systemd starts on the real root, the display's device
+# unit appears, the kiosk's process starts, its first frame, READY.
+boot_times() {
+    mono_ms() { v=$(systemctl show -p "$1" --value $2); echo $(( ${v:-0} / 1000 )); }
+    init=$(journalctl -k -b --no-pager -o short-monotonic | grep -m1 'Run /init as init process' \
+        | sed -n 's/^\[ *\([0-9]*\)\.\([0-9][0-9][0-9]\).*/\1\2/p')
+    said=$(journalctl -u motionkiosk.service -b --no-pager -o cat | grep -m1 'first frame on screen' \
+        | sed -n 's/.* \([0-9.]*\) ms after process start.*/\1/p')
+    report boot "init_ms=${init:-none} systemd_ms=$(mono_ms UserspaceTimestampMonotonic) card_ms=$(mono_ms ActiveEnterTimestampMonotonic dev-dri-card0.device)" \
+        "exec_ms=$(mono_ms ExecMainStartTimestampMonotonic motionkiosk.service) frame_ms=${frame:-none} ready_ms=$ready kiosk_frame_ms=${said:-none}"
 }
 
 # A visitor: the launcher's tiles (480x800 portrait), three touches in each exhibit, home.
@@ -66,15 +82,16 @@ INSTALL|INSTALL-QUICK)
     wait_ready 90
     report config "$(sha256sum /etc/motionkiosk/config.toml | cut -c1-64)"
     report unit "$(grep -c 'udev-settle' /lib/systemd/system/motionkiosk.service) mentions of udev-settle; $(grep '^After=\|^Wants=' /lib/systemd/system/motionkiosk.service | tr '\n' ' ')"
-    # What the card is written at rest (metrics every 15 s, nothing else), from ext4's own
-    # count: a minute with the kiosk, then a minute without it (the rest of the system).
-    written() { sync; k0=$(cat /sys/fs/ext4/vda/lifetime_write_kbytes); t0=$(uptime_ms); sleep 60; sync
+    # What the card is written at rest (the metrics file every 60 s, nothing else), from
+    # ext4's own count: two minutes with the kiosk (two metrics writes: the window is a
+    # multiple of the interval), then a minute without it (the rest of the system).
+    written() { sync; k0=$(cat /sys/fs/ext4/vda/lifetime_write_kbytes); t0=$(uptime_ms); sleep "$1"; sync
                 echo "$(( $(cat /sys/fs/ext4/vda/lifetime_write_kbytes) - k0 )) $(( ($(uptime_ms) - t0) / 1000 ))"; }
     [ "$mode" = INSTALL-QUICK ] && { sync; echo DONE >&3; sleep 1; poweroff -f; }
     sync; sleep 20
-    set -- $(written)
+    set -- $(written 120)
     systemctl stop motionkiosk.service
-    set -- "$@" $(written)
+    set -- "$@" $(written 60)
     systemctl start motionkiosk.service
     report sd-writes "$1 kB in $2 s at rest with the kiosk, $3 kB in $4 s without it"
     sync
@@ -140,6 +157,41 @@ WATCHDOG)
     sleep 1
     echo 1 > /proc/sys/kernel/sysrq
     echo c > /proc/sysrq-trigger
+    ;;
+BOOT)
+    # Where the boot's time goes, for a person to read: systemd's own view of it and the
+    # kiosk's journal with its monotonic times.
+    wait_ready 120
+    systemd-analyze time 2>&1 | while read -r l; do report analyze "$l"; done
+    systemd-analyze critical-chain motionkiosk.service 2>&1 | tail -n +3 | while read -r l; do report chain "$l"; done
+    systemd-analyze blame 2>&1 | head -n 15 | while read -r l; do report blame "$l"; done
+    journalctl -b --no-pager -o short-monotonic -u motionkiosk.service | head -n 12 | while read -r l; do report kiosk "$l"; done
+    # The kiosk's own start, by hand on the same tty: each line it says stamped in ms from
+    # its exec, from a cold page cache (as at boot) and a warm one.
+    systemctl stop motionkiosk.service
+    cat > /run/stamp.py <<'PY'
+import subprocess, sys, time
+t0 = time.monotonic()
+kiosk = subprocess.Popen(sys.argv[1:], stdin=open("/dev/tty1"), stderr=subprocess.PIPE)
+for line in kiosk.stderr:
+    print("%.0f ms %s" % ((time.monotonic() - t0) * 1000, line.decode(errors="replace").strip()), flush=True)
+PY
+    for cache in cold warm; do
+        [ $cache = cold ] && { sync; echo 3 > /proc/sys/vm/drop_caches; }
+        python3 /run/stamp.py motionkiosk run --config /etc/motionkiosk/config.toml --seconds 2 2>&1 \
+            | grep -v 'console restored\|stopped after' | while read -r l; do report "start-$cache" "$l"; done
+    done
+    # The whole journal and systemd's plot for a closer look, on the host's share
+    # (board/virtual/work/run-*/share/).
+    mkdir -p /run/host && mount -t 9p -o trans=virtio host /run/host 2>/dev/null && {
+        n=$(ls /run/host | grep -c '^boot-journal')
+        journalctl -b --no-pager -o short-monotonic > /run/host/boot-journal-$n.txt
+        systemd-analyze plot > /run/host/boot-plot-$n.svg 2>/dev/null
+        umount /run/host
+    }
+    echo DONE >&3
+    sleep 1
+    poweroff -f
     ;;
 REPORT)
     wait_ready 120

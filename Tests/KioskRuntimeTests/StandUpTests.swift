@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Diagnostics
+import Geometry
+import KioskRuntime
+import OpeningHours
+import Platform
+import Syscalls
+import SystemFakes
+import Testing
+
+/// What a stand does before it is up (its first frame on screen, READY said) and what waits
+/// until then: a cold boot's first frame must not wait for touch input or the metrics file.
+@Suite struct StandUpTests {
+    /// A datagram socket standing in for systemd's notification socket, asked without reading
+    /// whether READY has come.
+    final class NotifySocket {
+        let path: String
+        let fd: Int32
+        init(_ path: String) {
+            self.path = path
+            unlink(path)
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, b) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = b }
+            }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        }
+        deinit { close(fd); unlink(path) }
+        /// The first message waiting, left in the queue; nil when none.
+        func peek() -> String? {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT | MSG_PEEK))
+            return n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : nil
+        }
+    }
+
+    /// On a DRM display the first frame is on screen when its flip event comes: what waits
+    /// for the stand to be up (touch input on a stand) runs then, once, not while the frame
+    /// is still on its way, so READY does not wait for opening the input devices.
+    @Test func touchInputWaitsForTheFirstFrameOnScreen() throws {
+        let events = VirtualEvents()
+        let (display, _, _) = try fakeScanout(events: events)
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: CountingContent(animatingFrames: 3), settings: quietSettings())
+        var ran: [Bool] = []
+        try frames.start(display: display)
+        frames.whenUp { ran.append(frames.firstFrameShown) }
+        #expect(ran.isEmpty, "the first frame was handed over but its flip has not completed")
+        try frames.run()
+        #expect(ran == [true], "once, with the first frame on screen")
+        // Asked again once it is up: at once.
+        frames.whenUp { ran.append(true) }
+        #expect(ran.count == 2)
+    }
+
+    /// READY goes to systemd before the metrics file (a temporary file, fsync, rename, fsync
+    /// of the folder on the SD card) is written: the card's write is no part of starting.
+    /// The file still gets the start-to-first-frame figure right after.
+    @Test func readyGoesOutBeforeTheMetricsFileIsWritten() throws {
+        let folder = "/tmp/motionkiosk-standup-\(getpid())"
+        mkdir(folder, 0o755)
+        defer { unlink(folder + "/motionkiosk.prom"); unlink(folder + "/notify"); rmdir(folder) }
+        let notify = NotifySocket(folder + "/notify")
+        let disk = FileSystemWithFaults()
+        var settings = quietSettings()
+        settings.notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": notify.path])
+        settings.system = disk
+        settings.metricsFile = folder + "/motionkiosk.prom"
+        let events = VirtualEvents()
+        let (display, _, _) = try fakeScanout(events: events)
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: CountingContent(animatingFrames: 1), settings: settings)
+        // The metrics timer would wake it every 15 s for ever.
+        let end = try frames.loop.addTimer { frames.loop.stop() }
+        try end.arm(after: 1_000_000)
+        var whenUp: (ready: String?, metricsWrites: Int)?
+        try frames.start(display: display)
+        frames.whenUp { whenUp = (notify.peek(), disk.log.count(of: .createUniqueFile)) }
+        try frames.run()
+        let up = try #require(whenUp)
+        #expect(up.ready?.hasPrefix("READY=1") == true, "READY was sent: \(up.ready ?? "nothing")")
+        #expect(up.metricsWrites == 0, "no metrics file was written before the stand was up")
+        let written = try #require(readWholeFile(folder + "/motionkiosk.prom"))
+        #expect(written.contains("motionkiosk_start_to_first_frame_seconds "))
+        #expect(disk.log.subjects(of: .syncFile).contains { $0.contains("motionkiosk.prom") }, "still written durably")
+    }
+
+    /// A stand closed from the start shows no frame but is up (READY, "closed: display off"):
+    /// touch input joins then, for a touch may wake a closed stand.
+    @Test func aStandClosedFromTheStartIsUpWithoutAFrame() throws {
+        var settings = quietSettings()
+        var hours = OpeningHours()
+        hours.weekly.append(try OpeningHours.weekly("Daily 09:00-18:00"))
+        let night = try #require(CivilTime(iso: "2026-11-23T22:00:00"))
+        settings.schedule = StandSchedule(hours: hours, wakeFor: 300_000_000, wallClock: StandWallClock.starting(at: night, origin: 0, zone: .utc))
+        let events = VirtualEvents()
+        let (display, _, _) = try fakeScanout(events: events)
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: CountingContent(animatingFrames: 1), settings: settings)
+        let end = try frames.loop.addTimer { frames.loop.stop() }
+        try end.arm(after: 1_000_000)
+        var ran = 0
+        try frames.start(display: display)
+        frames.whenUp { ran += 1 }
+        try frames.run()
+        #expect(ran == 1)
+        #expect(!frames.firstFrameShown)
+    }
+
+    /// The first-frame line's "ms after process start" comes from /proc/self/stat and the boot
+    /// clock. The service's ProcSubset=pid hides /proc/uptime, which it used to need: every
+    /// stand's line lost the figure.
+    @Test func processAgeNeedsNoProcUptime() throws {
+        let tree = TempTree()
+        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        // Started 12.34 s after boot (1234 ticks at 100 Hz), asked 15 s after boot.
+        let ticks = Int((12.34 * hz).rounded())
+        tree.write("proc/self/stat", "4242 (motion kiosk) S 1 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 \(ticks) 1000 10 0\n")
+        let system = RootedFolders(root: tree.root)
+        #expect(try system.readSmallFile("/proc/uptime") == nil, "no /proc/uptime, as under ProcSubset=pid")
+        let age = try #require(millisecondsSinceProcessStart(system: system, sinceBoot: 15_000_000))
+        #expect(abs(age - (15_000 - Double(ticks) / hz * 1000)) < 0.001, "\(age)")
+        // A start later than now (a stat from elsewhere) or no stat: no figure, no nonsense.
+        #expect(millisecondsSinceProcessStart(system: system, sinceBoot: 1_000_000) == nil)
+        tree.remove("proc/self/stat")
+        #expect(millisecondsSinceProcessStart(system: system, sinceBoot: 15_000_000) == nil)
+        // This process, for real: a small positive age.
+        let own = try #require(millisecondsSinceProcessStart())
+        #expect(own > 0 && own < 86_400_000)
+    }
+}
