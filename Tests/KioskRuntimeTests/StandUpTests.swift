@@ -13,32 +13,6 @@ import Testing
 /// What a stand does before it is up (its first frame on screen, READY said) and what waits
 /// until then: a cold boot's first frame must not wait for touch input or the metrics file.
 @Suite struct StandUpTests {
-    /// A datagram socket standing in for systemd's notification socket, asked without reading
-    /// whether READY has come.
-    final class NotifySocket {
-        let path: String
-        let fd: Int32
-        init(_ path: String) {
-            self.path = path
-            unlink(path)
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (i, b) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = b }
-            }
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-        }
-        deinit { close(fd); unlink(path) }
-        /// The first message waiting, left in the queue; nil when none.
-        func peek() -> String? {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT | MSG_PEEK))
-            return n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : nil
-        }
-    }
 
     /// On a DRM display the first frame is on screen when its flip event comes: what waits
     /// for the stand to be up (touch input on a stand) runs then, once, not while the frame
