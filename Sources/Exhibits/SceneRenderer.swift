@@ -21,6 +21,8 @@ public final class SceneRenderer {
     /// Rectangles where commands the still layer holds changed this frame (kept, like `damage`,
     /// so that a frame allocates nothing).
     private var changedInLayer: [PixelRect] = []
+    /// Bounds of the commands a trimmed layer lets go (kept for the same reason).
+    private var trimmed: [PixelRect] = []
     /// Past this many separate rectangles one union is cheaper than many clipped passes.
     public var maxDamageRects = 16
     /// Frames the still prefix must last: its shortest length over the last this many frames
@@ -69,30 +71,44 @@ public final class SceneRenderer {
             stillPrefix = commands.count
             changedInLayer.removeAll(keepingCapacity: true)
             let layerEnd = alignment.newCount(ofOldPrefix: layerCount)
+            // The first of the layer's commands that changed (new numbering).
+            var firstChangeInLayer = layerEnd
             for j in commands.indices {
                 guard let o = alignment.oldIndex(ofNew: j) else {
                     stillPrefix = min(stillPrefix, j)
                     addDamage(commands[j].bounds)
-                    if j < layerEnd { changedInLayer.append(commands[j].bounds.grown(by: 1)) }
+                    if j < layerEnd {
+                        changedInLayer.append(commands[j].bounds.grown(by: 1))
+                        firstChangeInLayer = min(firstChangeInLayer, j)
+                    }
                     continue
                 }
                 guard previous[o] != commands[j] else { continue }
                 stillPrefix = min(stillPrefix, j)
                 addDamage(previous[o].bounds)
                 addDamage(commands[j].bounds)
-                if j < layerEnd { changedInLayer.append(previous[o].bounds.union(commands[j].bounds).grown(by: 1)) }
+                if j < layerEnd {
+                    changedInLayer.append(previous[o].bounds.union(commands[j].bounds).grown(by: 1))
+                    firstChangeInLayer = min(firstChangeInLayer, j)
+                }
             }
             for o in alignment.removedOldIndices(oldCount: previous.count) {
                 addDamage(previous[o].bounds)
-                if o < layerCount { changedInLayer.append(previous[o].bounds.grown(by: 1)) }
+                if o < layerCount {
+                    changedInLayer.append(previous[o].bounds.grown(by: 1))
+                    firstChangeInLayer = min(firstChangeInLayer, alignment.start)
+                }
             }
             if layerCount > 0 {
-                if layerBackground != background || !repairLayer(changedInLayer, background: background,
-                                                                   held: commands[..<layerEnd]) {
+                if layerBackground != background {
                     dropLayer()
-                } else {
+                } else if trimLayer(to: firstChangeInLayer, alignment, background: background, commands: commands) {
+                    realignRecentPrefixes(alignment)
+                } else if repairLayer(changedInLayer, background: background, held: commands[..<layerEnd]) {
                     layerCount = layerEnd
                     realignRecentPrefixes(alignment)
+                } else {
+                    dropLayer()
                 }
             }
         }
@@ -164,6 +180,29 @@ public final class SceneRenderer {
         }
         layer.clip = nil
         layer.resetDamage()
+        return true
+    }
+
+    /// Takes the layer back to its first `end` commands (new numbering) when those are the
+    /// previous frame's and painting over the old bounds of the ones after them costs less than
+    /// mending the changes in place: the shapes that started to move at the layer's end (the
+    /// pile a visitor flings) then leave it at once, where mending would keep them in it and
+    /// mend again every frame, or drop the whole layer when they cover too much. False, with
+    /// nothing done, otherwise.
+    private func trimLayer(to end: Int, _ alignment: ListAlignment, background: Color, commands: [DrawCommand]) -> Bool {
+        guard end < layerCount, end <= alignment.start, end >= layerMinimumCommands else { return false }
+        var mendedArea = 0
+        for rect in changedInLayer { mendedArea += rect.area }
+        var trimmedArea = 0
+        trimmed.removeAll(keepingCapacity: true)
+        for command in previous[end..<layerCount] {
+            let b = command.bounds.grown(by: 1)
+            trimmedArea += b.area
+            trimmed.append(b)
+        }
+        guard trimmedArea <= mendedArea,
+              repairLayer(trimmed, background: background, held: commands[..<end]) else { return false }
+        layerCount = end
         return true
     }
 

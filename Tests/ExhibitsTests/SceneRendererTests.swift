@@ -168,6 +168,39 @@ import Raster
         #expect(growthFrames >= 3, "grown over \(growthFrames) frames")
     }
 
+    /// Circles at the layer's end that start to move (a pile flung) leave the layer in that
+    /// very frame, painted out of it once, instead of being mended in it every frame or
+    /// dropping the whole layer; the pixels stay a full redraw's.
+    @Test func moversAtTheLayersEndLeaveItAtOnce() {
+        let w = 240, h = 320
+        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        incremental.layerAfterFrames = 3
+        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        var list = randomCircles(300, width: w, height: h, radius: 3, spread: 6, seed: 17)
+        let stillCount = list.count
+        for k in 0..<12 { list.append(.circle(center: Vec2(Double(30 + k % 4 * 60), Double(50 + k / 4 * 100)), radius: 8, color: .blue)) }
+        let moverCount = list.count
+        for frame in 0..<24 {
+            // A blinking mark last of all keeps frames coming while the circles rest; from
+            // frame 16 on, the last 12 circles move.
+            let mark = DrawCommand.fillPixels(PixelRect(x: 0, y: 0, width: 8, height: 8), frame % 2 == 0 ? .red : .green)
+            if list.count > moverCount { list[moverCount] = mark } else { list.append(mark) }
+            if frame >= 16 {
+                for i in stillCount..<moverCount {
+                    if case .circle(let c, let r, let color) = list[i] { list[i] = .circle(center: c + Vec2(1.5, 0.75), radius: r, color: color) }
+                }
+            }
+            let held = incremental.layerCount
+            incremental.render(background: .white, commands: list)
+            if frame == 15 { #expect(incremental.layerCount == moverCount, "every resting circle is in the layer") }
+            if frame == 16 { #expect(held == moverCount && incremental.layerCount == stillCount) }
+            if frame > 16 { #expect(incremental.layerCount == stillCount && incremental.holdsStillLayer, "frame \(frame)") }
+            full.invalidate()
+            full.render(background: .white, commands: list)
+            #expect(pixelsDiffering(full, incremental) == 0, "frame \(frame)")
+        }
+    }
+
     /// Deleting one of many circles repaints where it was, not every circle after it (each
     /// moved up one place in the list), and inserting one repaints where it goes.
     @Test func aDeletionRepaintsOnlyWhatWasDeleted() {
