@@ -58,17 +58,14 @@ func scriptedCase(_ script: String, exhibit: ExhibitType, width: Int, height: In
 struct FrameCase {
     var exhibit: ExhibitType
     /// Builds the scene; returns the time the measured frames start at.
-    var build: (KioskApp, Microseconds) -> Microseconds
+    var build: (BenchStage, Microseconds) -> Microseconds
     /// Fields for the JSON line describing the scene.
     var describe: (KioskApp) -> String
 }
 
-/// Feeds `script` to the app, advancing time between frames (no rendering).
-func play(_ script: TouchScript, on app: KioskApp) {
-    for f in script.frames.sorted(by: { $0.time < $1.time }) {
-        app.advance(to: f.time)
-        app.handle(f)
-    }
+/// Feeds `script` to the app at its times, the stand's frames drawn between its touches.
+func play(_ script: TouchScript, on stage: BenchStage) {
+    for f in script.frames.sorted(by: { $0.time < $1.time }) { stage.handle(f) }
 }
 
 func itemCount(_ app: KioskApp) -> Int {
@@ -104,7 +101,8 @@ func itemPositions(_ app: KioskApp) -> [Int: Vec2] {
 /// its birth size as a visitor would (one finger holds it, a second closes in) and let go:
 /// 40 then fit. Taps land on free spots only (a tap on a shape grabs it instead).
 func motionCubeCase(_ exhibit: ExhibitType, width: Int, height: Int) -> FrameCase {
-    FrameCase(exhibit: exhibit, build: { app, start in
+    FrameCase(exhibit: exhibit, build: { stage, start in
+        let app = stage.app
         var t = start
         let s = Double(width) / 480
         let spots = (0..<24).map { k in Vec2((70 + Double(k % 4) * 113) * s, (130 + Double(k / 4) * 90) * s) }
@@ -120,17 +118,17 @@ func motionCubeCase(_ exhibit: ExhibitType, width: Int, height: Int) -> FrameCas
                 let before = Set(itemBoxes(app).map { $0.id })
                 var script = TouchScript()
                 script.tap(p, at: t)
-                play(script, on: app)
+                play(script, on: stage)
                 t += 100_000
-                app.advance(to: t)
+                stage.run(until: t)
                 if let born = itemBoxes(app).first(where: { !before.contains($0.id) }) {
-                    t = pinch(born, to: 0.7, on: app, at: t)
+                    t = pinch(born, to: 0.7, on: stage, at: t)
                 }
                 blocked = 0
                 break
             }
             t += 100_000
-            app.advance(to: t)
+            stage.run(until: t)
         }
         return t
     }, describe: { app in
@@ -145,15 +143,14 @@ func motionCubeCase(_ exhibit: ExhibitType, width: Int, height: Int) -> FrameCas
 /// sliding), as a visitor watching the attract loop sees it.
 func demoCase(_ exhibit: ExhibitType, width: Int, height: Int, release: Int, what: String) -> FrameCase {
     let frames = exhibit.demoFrames(width: width, height: height)
-    return FrameCase(exhibit: exhibit, build: { app, start in
+    return FrameCase(exhibit: exhibit, build: { stage, start in
         var lifts = 0
         for frame in frames {
             let t = start + frame.time
             var f = frame
             f.time = t
             for i in f.events.indices { f.events[i].time = t }
-            app.advance(to: t)
-            app.handle(f)
+            stage.handle(f)
             if f.events.contains(where: { $0.phase == .up }) {
                 lifts += 1
                 if lifts == release { return t }
@@ -183,7 +180,7 @@ func itemBoxes(_ app: KioskApp) -> [ItemBox] {
 
 /// Two fingers on `item`, the second closing in until the pinch has scaled it by `factor`,
 /// then both lifted. Returns the time after the lift's debounce.
-func pinch(_ item: ItemBox, to factor: Double, on app: KioskApp, at start: Microseconds) -> Microseconds {
+func pinch(_ item: ItemBox, to factor: Double, on stage: BenchStage, at start: Microseconds) -> Microseconds {
     var script = TouchScript()
     let c = item.center, reach = item.side * 0.4
     let steps = 6
@@ -200,7 +197,7 @@ func pinch(_ item: ItemBox, to factor: Double, on app: KioskApp, at start: Micro
     t += 16_667
     script.add(t, [TouchEvent(slot: 0, phase: .up, position: c, time: t),
                    TouchEvent(slot: 1, phase: .up, position: c + Vec2(reach * factor, 0), time: t)])
-    play(script, on: app)
+    play(script, on: stage)
     return t + 100_000
 }
 
@@ -213,7 +210,8 @@ func pinch(_ item: ItemBox, to factor: Double, on app: KioskApp, at start: Micro
 /// circle, so exactly 100 move in every measured frame while 900 stay on screen, still.
 /// The movers are drawn last, so each is the topmost circle under its own centre.
 func circleDrawCase(_ exhibit: ExhibitType, width: Int, height: Int, seed: UInt64, upright: Bool) -> FrameCase {
-    FrameCase(exhibit: exhibit, build: { app, start in
+    FrameCase(exhibit: exhibit, build: { stage, start in
+        let app = stage.app
         var random = SeededGenerator(seed: seed)
         let s = Double(width) / 480
         var t = start
@@ -276,7 +274,7 @@ func circleDrawCase(_ exhibit: ExhibitType, width: Int, height: Int, seed: UInt6
             // sooner would read as the old finger bouncing, and its swipe would not end).
             t += 250_000
         }
-        play(script, on: app)
+        play(script, on: stage)
         return t
     }, describe: { app in #""circles":\#(itemCount(app))"# })
 }
@@ -359,10 +357,11 @@ private func usage(_ problem: String) -> Int32 {
     return 2
 }
 
-/// Builds the scene, draws one full frame (set-up), then the measured frames at 60 per
-/// virtual second. Timed runs keep the best of three passes over fresh scenes.
+/// Builds the scene on a stage that draws the stand's frames meanwhile (set-up), then the
+/// measured frames: the next 60 Hz moments, each drawn. Timed runs keep the best of three
+/// passes over fresh scenes.
 private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation: PanelRotation, fonts: FontSet, fixedFrames: Int?) -> String {
-    func makeScene() -> (KioskApp, SceneRenderer, VirtualPanel, Microseconds) {
+    func makeScene() -> BenchStage {
         var settings = KioskApp.Settings()
         settings.width = width
         settings.height = height
@@ -373,77 +372,54 @@ private func runFrames(_ frameCase: FrameCase, width: Int, height: Int, rotation
         settings.attractAfter = nil
         let app = KioskApp(settings: settings, fonts: fonts, log: Log(minimum: .error), start: 0)
         // A panel mounted sideways by default, so every frame pays the rotate-copy as on a kiosk.
-        let panel = VirtualPanel(screen: ScreenTransform(portraitWidth: width, portraitHeight: height, rotation: rotation))
-        let renderer = SceneRenderer(canvas: Canvas(buffer: panel.backBuffer), fonts: fonts)
-        let start = frameCase.build(app, 100_000)
-        app.advance(to: start)
-        try? panel.present(damage: app.render(with: renderer))
-        return (app, renderer, panel, start)
-    }
-    func frameTime(_ start: Microseconds, _ k: Int) -> Microseconds { start + Microseconds(k) * 1_000_000 / 60 }
-    func render(_ app: KioskApp, _ renderer: SceneRenderer, _ panel: VirtualPanel, _ start: Microseconds, _ frames: Int) {
-        for k in 1...max(frames, 1) where frames > 0 {
-            app.advance(to: frameTime(start, k))
-            let damage = app.render(with: renderer)
-            if !damage.isEmpty { try? panel.present(damage: damage) }
-            motionkiosk_frame_marker()
-        }
+        let stage = BenchStage(app: app, fonts: fonts, width: width, height: height, rotation: rotation)
+        stage.run(through: frameCase.build(stage, 100_000))
+        return stage
     }
 
     if let frames = fixedFrames {
-        let (app, renderer, panel, start) = makeScene()
-        let p0 = itemPositions(app)
+        let stage = makeScene()
+        let p0 = itemPositions(stage.app)
         // Each frame's own instruction count, under board/cross/frame-counts.c: a marker
         // before the first frame and after each.
         motionkiosk_frame_marker()
-        render(app, renderer, panel, start, frames)
-        let p1 = itemPositions(app)
+        stage.marksFrames = true
+        for _ in 0..<frames { stage.drawNextFrame() }
+        let p1 = itemPositions(stage.app)
         let moved = p1.filter { p0[$0.key] != nil && p0[$0.key] != $0.value }.count
         // What the process holds after the frames and the most it held: one scene per
         // process gives the exhibit's figures (board/memory-x86.sh runs one per exhibit).
-        let memory = #""rss_kb":\#(residentKilobytes()),"peak_rss_kb":\#(peakResidentKilobytes()),"still_layer_commands":\#(renderer.layerCount)"#
-        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit.name)","frames":\#(frames),\#(frameCase.describe(app)),"moved":\#(moved),"width":\#(width),"height":\#(height),\#(memory)}"#
+        let memory = #""rss_kb":\#(residentKilobytes()),"peak_rss_kb":\#(peakResidentKilobytes()),"still_layer_commands":\#(stage.renderer.layerCount)"#
+        return #"{"bench":"frame","exhibit":"\#(frameCase.exhibit.name)","frames":\#(frames),\#(frameCase.describe(stage.app)),"moved":\#(moved),"width":\#(width),"height":\#(height),\#(memory)}"#
     }
 
     let frames = 60
     var best = Double.infinity
-    var movingAtStart = 0, movingAtEnd = 0, presented = 0
+    var presented = 0
     var description = ""
     for _ in 0..<3 {
-        let (app, renderer, panel, start) = makeScene()
-        // What moves as the frames start and as they end (one frame apart, outside the timing).
-        let p0 = itemPositions(app)
-        app.advance(to: frameTime(start, 1))
-        let p1 = itemPositions(app)
-        movingAtStart = p1.filter { p0[$0.key] != nil && p0[$0.key] != $0.value }.count
-        let before = panel.presentedFrames
+        let stage = makeScene()
+        let before = stage.panel.presentedFrames
         let t0 = monotonicSeconds()
-        for k in 2...(frames + 1) {
-            app.advance(to: frameTime(start, k))
-            let damage = app.render(with: renderer)
-            if !damage.isEmpty { try? panel.present(damage: damage) }
-        }
+        for _ in 0..<frames { stage.drawNextFrame() }
         best = min(best, (monotonicSeconds() - t0) * 1000 / Double(frames))
-        presented = panel.presentedFrames - before
-        let q0 = itemPositions(app)
-        app.advance(to: frameTime(start, frames + 2))
-        let q1 = itemPositions(app)
-        movingAtEnd = q1.filter { q0[$0.key] != nil && q0[$0.key] != $0.value }.count
-        description = frameCase.describe(app)
+        presented = stage.panel.presentedFrames - before
+        description = frameCase.describe(stage.app)
     }
-    // What moves in each measured frame, on a fresh scene outside the timing: the fewest and
-    // most items moving in any one frame, and how many moved at all (the rest stood still).
-    var movingMin = Int.max, movingMax = 0
+    // What moves in each measured frame, on a fresh scene outside the timing: in the first
+    // and the last, the fewest and most in any one, and how many moved at all (the rest
+    // stood still).
+    var movingMin = Int.max, movingMax = 0, movingAtStart = 0, movingAtEnd = 0
     var everMoved = Set<Int>()
     do {
-        let (app, renderer, panel, start) = makeScene()
-        var before = itemPositions(app)
-        for k in 1...(frames + 1) {
-            app.advance(to: frameTime(start, k))
-            let damage = app.render(with: renderer)
-            if !damage.isEmpty { try? panel.present(damage: damage) }
-            let now = itemPositions(app)
+        let stage = makeScene()
+        var before = itemPositions(stage.app)
+        for k in 0..<frames {
+            stage.drawNextFrame()
+            let now = itemPositions(stage.app)
             let moving = now.filter { before[$0.key] != nil && before[$0.key] != $0.value }.map { $0.key }
+            if k == 0 { movingAtStart = moving.count }
+            movingAtEnd = moving.count
             movingMin = min(movingMin, moving.count)
             movingMax = max(movingMax, moving.count)
             everMoved.formUnion(moving)

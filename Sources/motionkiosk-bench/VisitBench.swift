@@ -83,50 +83,29 @@ func visitBenchmark(_ arguments: [String]) -> Int32 {
     for r in records { if case .checkpoint(let name) = r.payload { checkpoints.append((Microseconds((r.t * 1000).rounded()), name)) } }
 
     let app = KioskApp(settings: settings, fonts: fonts, log: Log(minimum: .error), start: 0)
-    let panel = VirtualPanel(screen: ScreenTransform(portraitWidth: width, portraitHeight: height, rotation: rotation))
-    let renderer = SceneRenderer(canvas: Canvas(buffer: panel.backBuffer), fonts: fonts)
+    let stage = BenchStage(app: app, fonts: fonts, width: width, height: height, rotation: rotation)
     var steps: [(name: String, firstFrame: Int)] = []
     steps.reserveCapacity(checkpoints.count)
-    func moment(_ k: Int) -> Microseconds { Microseconds(k) * 1_000_000 / 60 }
-    var k = 0, nextTouch = 0, nextCheckpoint = 0, frames = 0
     motionkiosk_frame_marker()
-    while frames < 200_000 {
-        let now = moment(k)
-        while nextTouch < touches.count, touches[nextTouch].time <= now {
-            app.handle(touches[nextTouch])
+    stage.marksFrames = true
+    var nextTouch = 0, nextCheckpoint = 0
+    // Touches and checkpoints in time order (a checkpoint first at a tie: it names the frame
+    // its touch brings).
+    while nextTouch < touches.count || nextCheckpoint < checkpoints.count {
+        if nextCheckpoint < checkpoints.count, nextTouch == touches.count || checkpoints[nextCheckpoint].time <= touches[nextTouch].time {
+            stage.run(until: checkpoints[nextCheckpoint].time)
+            steps.append((checkpoints[nextCheckpoint].name, stage.frames))
+            nextCheckpoint += 1
+        } else {
+            stage.handle(touches[nextTouch])
             nextTouch += 1
         }
-        app.advance(to: now)
-        while nextCheckpoint < checkpoints.count, checkpoints[nextCheckpoint].time <= now {
-            steps.append((checkpoints[nextCheckpoint].name, frames))
-            nextCheckpoint += 1
-        }
-        let damage = app.render(with: renderer)
-        if !damage.isEmpty { try? panel.present(damage: damage) }
-        motionkiosk_frame_marker()
-        frames += 1
-        if nextTouch == touches.count, nextCheckpoint == checkpoints.count { break }
-        // At rest, the next frame is at the next touch, checkpoint or deadline.
-        k += 1
-        if !app.isAnimating {
-            var wake = earliestMoment(nextTouch < touches.count ? touches[nextTouch].time : nil,
-                                      nextCheckpoint < checkpoints.count ? checkpoints[nextCheckpoint].time : nil)
-            if let due = app.nextDeadline { wake = earliestMoment(wake, due) }
-            if let wake, wake > moment(k) {
-                k = Int(wake * 60 / 1_000_000)
-                while moment(k) < wake { k += 1 }
-            }
-        }
     }
+    stage.drawNextFrame()
+    let frames = stage.frames
     let list = steps.map { #"{"name":"\#($0.name)","first_frame":\#($0.firstFrame)}"# }.joined(separator: ",")
-    print(#"{"bench":"visit","width":\#(width),"height":\#(height),"rotation":\#(rotation.rawValue),"languages":"\#(languages.joined(separator: ","))","demo_seconds":\#(demoSeconds ?? 0),"frames":\#(frames),"visit_ms":\#(moment(k) / 1000),"steps":[\#(list)]}"#)
+    print(#"{"bench":"visit","width":\#(width),"height":\#(height),"rotation":\#(rotation.rawValue),"languages":"\#(languages.joined(separator: ","))","demo_seconds":\#(demoSeconds ?? 0),"frames":\#(frames),"visit_ms":\#(stage.nextFrameTime / 1000),"steps":[\#(list)]}"#)
     return 0
-}
-
-private func earliestMoment(_ a: Microseconds?, _ b: Microseconds?) -> Microseconds? {
-    guard let a else { return b }
-    guard let b else { return a }
-    return min(a, b)
 }
 
 private func visitUsage(_ problem: String) -> Int32 {

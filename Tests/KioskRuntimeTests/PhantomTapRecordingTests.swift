@@ -34,18 +34,8 @@ import Trace
         let configuration = try KioskConfiguration.parse(text, file: "stand.toml")
         let events = VirtualEvents(start: 61_234_567)
         let clock = MonotonicClock(events: events)
-        var settings = configuration.kioskSettings
-        settings.seed = 11
-        let scene = KioskScene(settings: settings, fonts: try FontSet(), log: quietLog())
-        var loopSettings = quietSettings()
-        var box = try #require(configuration.blackBoxSettings(kiosk: settings, text: text))
-        box.wallClock = { 1_790_000_000 }
-        loopSettings.blackBox = box
-        let frames = FrameLoop(loop: try EventLoop(events: events), clock: clock, log: quietLog(), content: scene, settings: loopSettings)
-        let sink = MemoryTraceSink()
-        var header = TraceHeader(kiosk: settings, motion: configuration.motionSensors)
-        header.width = 480; header.height = 800; header.rotation = 0
-        frames.record(to: try TraceWriter(sink: sink, header: header))
+        let stand = try RecordingStand(configuration: configuration, text: text, seed: 11, events: events, clock: clock)
+        let (scene, frames, sink) = (stand.scene, stand.frames, stand.sink)
         let start = events.now
         try frames.start(display: VirtualPanel(width: 480, height: 800, clock: clock))
         let touchscreen = ScriptedTouchscreen(events: events)

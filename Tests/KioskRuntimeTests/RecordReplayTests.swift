@@ -48,19 +48,9 @@ import Trace
         let events = VirtualEvents(start: 73_456_789)
         let clock = MonotonicClock(events: events)
         let configuration = try KioskConfiguration.parse(configurationText, file: "stand.toml")
-        var settings = configuration.kioskSettings
-        settings.seed = 7
-        let scene = KioskScene(settings: settings, fonts: try FontSet(), log: quietLog())
-        var loopSettings = quietSettings()
-        var box = try #require(configuration.blackBoxSettings(kiosk: settings, text: configurationText))
-        box.folder = tree.path("blackbox")
-        box.wallClock = { 1_790_000_000 }
-        loopSettings.blackBox = box
-        let frames = FrameLoop(loop: try EventLoop(events: events), clock: clock, log: quietLog(), content: scene, settings: loopSettings)
-        let sink = MemoryTraceSink()
-        var header = TraceHeader(kiosk: settings, motion: configuration.motionSensors)
-        header.width = 480; header.height = 800; header.rotation = 0
-        frames.record(to: try TraceWriter(sink: sink, header: header))
+        let stand = try RecordingStand(configuration: configuration, text: configurationText, seed: 7,
+                                       blackBoxFolder: tree.path("blackbox"), events: events, clock: clock)
+        let (scene, frames, sink) = (stand.scene, stand.frames, stand.sink)
         try frames.leaveOnSignals(orAfter: seconds)
         try frames.start(display: VirtualPanel(width: 480, height: 800, clock: clock))
         var c = configuration.motionSensors
