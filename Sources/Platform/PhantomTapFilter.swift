@@ -6,7 +6,9 @@ import Geometry
 /// After its third repeat such a spot is known, and a quiet tap there on the period is
 /// withheld: it makes no gesture, keeps no idle timer alive and wakes no closed stand. A real
 /// touch at the same spot still works: off the period it passes at once; on the period it
-/// passes as soon as it moves, or when it is held longer than a phantom ever is.
+/// passes as soon as it moves, or when it is held longer than a phantom ever is. A phantom
+/// whose beat shifts (its controller reset) passes again until it has repeated three times
+/// on the new beat, and is then known again.
 public struct PhantomTapFilter: Sendable {
     /// How far apart (px) two taps may land and be the same spot: 2 mm on the glass.
     public var spotRadius: Double
@@ -105,6 +107,19 @@ public struct PhantomTapFilter: Sendable {
         return abs(off) <= Self.periodTolerance * beats
     }
 
+    /// The mean interval of `times` when they repeat at one steady period a phantom may have.
+    private static func steadyPeriod(_ times: [Microseconds]) -> Microseconds? {
+        var low = Microseconds.max, high = Microseconds.min
+        for k in 1..<times.count {
+            let interval = times[k] - times[k - 1]
+            low = min(low, interval)
+            high = max(high, interval)
+        }
+        let mean = (times[times.count - 1] - times[0]) / Microseconds(times.count - 1)
+        guard high - low <= periodTolerance, periods.contains(mean) else { return nil }
+        return mean
+    }
+
     private mutating func phantom(_ down: TouchEvent) {
         ignored += 1
         if let i = spots.firstIndex(where: { $0.period != nil && $0.position.distance(to: down.position) <= spotRadius }) {
@@ -121,18 +136,17 @@ public struct PhantomTapFilter: Sendable {
             return
         }
         var s = spots[i]
-        // A known phantom's beat is kept by the phantoms alone: a visitor's quiet tap there
-        // off the beat must not move it.
-        if s.period != nil { return }
         s.times.append(down.time)
         if s.times.count > Self.repeatsToRecognise + 1 { s.times.removeFirst(s.times.count - Self.repeatsToRecognise - 1) }
-        s.lastPhantom = down.time
-        if s.period == nil, s.times.count == Self.repeatsToRecognise + 1 {
-            var intervals: [Microseconds] = []
-            for k in 1..<s.times.count { intervals.append(s.times[k] - s.times[k - 1]) }
-            let low = intervals.min() ?? 0, high = intervals.max() ?? 0
-            let mean = intervals.reduce(0, +) / Microseconds(intervals.count)
-            if high - low <= Self.periodTolerance, Self.periods.contains(mean) { s.period = mean }
+        // A known phantom's beat is kept by the phantoms alone: a visitor's quiet tap there
+        // off the beat must not move it. Quiet taps off the beat that repeat at a steady
+        // period of their own are the same phantom after its panel lost the beat (a
+        // controller reset): the spot is recognised again on the new beat, as it was first.
+        if s.period == nil { s.lastPhantom = down.time }
+        if s.times.count == Self.repeatsToRecognise + 1, let period = Self.steadyPeriod(s.times) {
+            s.period = period
+            s.lastPhantom = down.time
+            s.times.removeAll(keepingCapacity: true)
         }
         spots.remove(at: i)
         spots.append(s)

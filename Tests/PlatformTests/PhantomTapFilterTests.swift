@@ -57,6 +57,25 @@ import Geometry
         #expect(tap(&f, at: spot, time: 8 * period).isEmpty)
     }
 
+    /// A controller reset shifts the phantom's beat: its taps pass again, and after three
+    /// repeats on the new beat it is known again (the visitor's taps never made it move).
+    @Test func aPhantomThatLostItsBeatIsRecognisedAgainOnTheNewOne() {
+        var f = PhantomTapFilter()
+        for k in 0..<6 { _ = tap(&f, at: spot, time: 1_000_000 + Microseconds(k) * period) }
+        #expect(f.ignored == 2)
+        // One visitor's quiet tap there, off the beat: passed, and the beat stays.
+        #expect(tap(&f, at: spot, time: 1_000_000 + 6 * period - 4_000_000).count == 2)
+        #expect(tap(&f, at: spot, time: 1_000_000 + 6 * period).isEmpty)
+        // The beat shifts by 5 s: four taps pass (as at first), then the phantom is withheld.
+        let shifted: Microseconds = 1_000_000 + 7 * period + 5_000_000
+        for k in 0..<4 { #expect(tap(&f, at: spot, time: shifted + Microseconds(k) * period).count == 2, "tap \(k) on the new beat passes") }
+        #expect(f.recognised.count == 1)
+        for k in 4..<8 { #expect(tap(&f, at: spot, time: shifted + Microseconds(k) * period).isEmpty, "phantom \(k) on the new beat") }
+        #expect(f.ignored == 7)
+        // The old beat is gone: a quiet tap on it passes.
+        #expect(tap(&f, at: spot, time: 1_000_000 + 16 * period).count == 2)
+    }
+
     @Test func quietTapsWithoutASteadyPeriodAreVisitors() {
         var f = PhantomTapFilter()
         var t: Microseconds = 0
