@@ -2,7 +2,8 @@
 // makes them: KioskApp advances the exhibit and draws its display list, SceneRenderer repaints
 // the damage, and a VirtualPanel turned by 90° rotate-copies it into its scanout. The scene is
 // built by touches through the app, as a visitor would build it, so the bench knows nothing of
-// an exhibit's insides.
+// an exhibit's insides; the stand's frames are drawn meanwhile (BenchStage), so the measured
+// frames find the renderer as a stand would.
 //
 //   motionkiosk-bench frame [--exhibit NAME]... [--frames N] [--size WxH] [--rotation 0|90|180|270] [--upright]
 //   motionkiosk-bench frame --list    (the exhibits with a scene, one a line: every one by default)
