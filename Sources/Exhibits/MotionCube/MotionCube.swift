@@ -320,10 +320,10 @@ public final class MotionCube: Exhibit {
         ])
     }
 
-    /// Four shapes dropped, one dragged up and pinched bigger while turned (two fingers), let
-    /// go onto the others, one more dropped: about 8 s with the attract loop's pause.
     public var actsOnTapsAnywhere: Bool { true }
 
+    /// Four shapes dropped, one dragged up and pinched bigger while turned (two fingers), let
+    /// go onto the others, one more dropped: about 8 s with the attract loop's pause.
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}
     {"t":0,"type":"touch","phase":"down","id":0,"x":400,"y":300}

@@ -315,10 +315,10 @@ public final class TiltBox: Exhibit {
             ])
     }
 
-    /// Without an accelerometer (previews, CI) gravity points down, so the box rests on the
-    /// bottom border: the demo works there. Double tap it, drag it up and let it fall, hold it.
     public var actsOnTapsAnywhere: Bool { true }
 
+    /// Without an accelerometer (previews, CI) gravity points down, so the box rests on the
+    /// bottom border: the demo works there. Double tap it, drag it up and let it fall, hold it.
     public static let demoTrace = """
     {"trace":"motionkiosk","version":1}
     {"t":1500,"type":"touch","phase":"down","id":0,"x":240,"y":730}
