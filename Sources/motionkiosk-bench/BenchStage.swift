@@ -28,6 +28,18 @@ final class BenchStage {
 
     static func moment(_ k: Int) -> Microseconds { Microseconds(k) * 1_000_000 / 60 }
 
+    /// `--size WxH`'s value, each side 64…8192; nil otherwise.
+    static func panelSize(_ value: String?) -> (width: Int, height: Int)? {
+        let parts = value?.split(separator: "x").compactMap { Int($0) } ?? []
+        guard parts.count == 2, (64...8192).contains(parts[0]), (64...8192).contains(parts[1]) else { return nil }
+        return (parts[0], parts[1])
+    }
+    static let sizeProblem = "--size needs WxH, each side 64…8192, e.g. 480x800"
+
+    /// `--rotation`'s value: 0, 90, 180 or 270; nil otherwise.
+    static func rotation(_ value: String?) -> PanelRotation? { value.flatMap { Int($0) }.flatMap { PanelRotation(rawValue: $0) } }
+    static let rotationProblem = "--rotation needs 0, 90, 180 or 270"
+
     /// The time of the next moment a frame may be drawn at.
     var nextFrameTime: Microseconds { BenchStage.moment(nextMoment) }
 

@@ -302,14 +302,13 @@ func frameBenchmark(_ arguments: [String]) -> Int32 {
             guard let v = value, let n = Int(v), n >= 0 else { return usage("--frames needs a count ≥ 0") }
             fixedFrames = n; i += 2
         case "--rotation":
-            guard let v = value, let degrees = Int(v), let r = PanelRotation(rawValue: degrees) else { return usage("--rotation needs 0, 90, 180 or 270") }
+            guard let r = BenchStage.rotation(value) else { return usage(BenchStage.rotationProblem) }
             rotation = r; i += 2
         case "--upright":
             upright = true; i += 1
         case "--size":
-            let parts = value?.split(separator: "x").compactMap { Int($0) } ?? []
-            guard parts.count == 2, (64...8192).contains(parts[0]), (64...8192).contains(parts[1]) else { return usage("--size needs WxH, each side 64…8192, e.g. 480x800") }
-            width = parts[0]; height = parts[1]; i += 2
+            guard let size = BenchStage.panelSize(value) else { return usage(BenchStage.sizeProblem) }
+            width = size.width; height = size.height; i += 2
         default:
             return usage("unknown option '\(a)'")
         }

@@ -36,11 +36,10 @@ func visitBenchmark(_ arguments: [String]) -> Int32 {
         let value = i + 1 < arguments.count ? arguments[i + 1] : nil
         switch a {
         case "--size":
-            let parts = value?.split(separator: "x").compactMap { Int($0) } ?? []
-            guard parts.count == 2, (64...8192).contains(parts[0]), (64...8192).contains(parts[1]) else { return visitUsage("--size needs WxH, each side 64…8192, e.g. 480x800") }
-            width = parts[0]; height = parts[1]; i += 2
+            guard let size = BenchStage.panelSize(value) else { return visitUsage(BenchStage.sizeProblem) }
+            width = size.width; height = size.height; i += 2
         case "--rotation":
-            guard let v = value, let degrees = Int(v), let r = PanelRotation(rawValue: degrees) else { return visitUsage("--rotation needs 0, 90, 180 or 270") }
+            guard let r = BenchStage.rotation(value) else { return visitUsage(BenchStage.rotationProblem) }
             rotation = r; i += 2
         case "--demo-seconds":
             guard let v = value, let s = Double(v), s >= 0, s <= 600 else { return visitUsage("--demo-seconds needs seconds, 0…600 (0: whole demos)") }
