@@ -41,7 +41,7 @@ import Testing
     /// points touched in turn, one a second from 1 s, each lifted after 100 ms.
     /// `meanwhile` runs once the screen shows, before the loop.
     func calibrate(path: String, save: Bool, touches: ([Vec2]) -> [Vec2], startsAgain: Bool = false,
-                   meanwhile: (Screen) throws -> Void = { _ in }) throws -> Run {
+                   meanwhile: (PluggedScreen) throws -> Void = { _ in }) throws -> Run {
         var run = Run()
         let events = VirtualEvents()
         let (display, _, drm) = try fakeScanout(events: events)
@@ -62,33 +62,13 @@ import Testing
             touchscreen.touch(.down, run.reported(p), at: at)
             touchscreen.touch(.up, run.reported(p), at: at + 100_000)
         }
-        let screen = Screen(loop: session.frames.loop, drm: drm, udev: udev)
+        let screen = PluggedScreen(loop: session.frames.loop, drm: drm, udev: udev)
         try meanwhile(screen)
         #expect(try session.run() == startsAgain)
         run.said = box.lines
         return run
     }
     final class SaidLines { var lines: [String] = [] }
-
-    /// The stand's screen under the running session: unplugged and plugged back at chosen times.
-    final class Screen {
-        let loop: EventLoop, drm: FakeDRM, udev: FakeUdev
-        private var timers: [LoopTimer] = []
-        static let uevent = UdevDevice(syspath: "/sys/card0", sysname: "card0", subsystem: "drm", devnode: "/dev/dri/card0",
-                                       action: "change", properties: ["HOTPLUG": "1"])
-        init(loop: EventLoop, drm: FakeDRM, udev: FakeUdev) { self.loop = loop; self.drm = drm; self.udev = udev }
-        /// At `time` the connector shows `modes` (none: unplugged), and udev says so.
-        func plug(_ modes: [DRMMode], at time: Microseconds) throws {
-            let drm = self.drm, udev = self.udev
-            let timer = try loop.addTimer {
-                drm.card.connectors[0].connection = modes.isEmpty ? .disconnected : .connected
-                drm.card.connectors[0].modes = modes
-                udev.monitor!.push(Screen.uevent)
-            }
-            try timer.arm(after: time)
-            timers.append(timer)
-        }
-    }
 
     @Test func aSkewedOffsetPanelIsCalibratedAndSavedAndTheFileReloadsToAPixelOfEachTarget() throws {
         let path = file("saved")
