@@ -88,7 +88,7 @@ final class BenchStage {
         app.handle(touch)
     }
 
-    /// Measured frames from now on start at the first moment at or after `time`.
+    /// The next frame is drawn at the first moment at or after `time` (not sooner).
     func skipTo(_ time: Microseconds) {
         var k = Int(time * 60 / 1_000_000)
         while BenchStage.moment(k) < time { k += 1 }
