@@ -6,6 +6,13 @@ import Raster
 @Suite struct SceneRendererTests {
     let fonts = try! FontSet()
 
+    /// A renderer under test and one that redraws from scratch to compare it with, at w×h.
+    func renderers(_ w: Int, _ h: Int, layerAfterFrames: Int? = nil) -> (incremental: SceneRenderer, full: SceneRenderer) {
+        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        if let layerAfterFrames { incremental.layerAfterFrames = layerAfterFrames }
+        return (incremental, SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts))
+    }
+
     /// Drawing a list from scratch and reaching it through any sequence of damage-limited
     /// frames gives the same pixels.
     @Test func incrementalFramesEqualAFullRedraw() {
@@ -52,8 +59,7 @@ import Raster
     /// union of everything, and still equal a full redraw.
     @Test func scatteredMoversRepaintTilesNotTheScreen() {
         let w = 480, h = 800
-        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
-        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        let (incremental, full) = renderers(w, h)
         var list = randomCircles(1000, width: w, height: h, radius: 4, spread: 10, seed: 3)
         incremental.render(background: .white, commands: list)
         for frame in 0..<5 {
@@ -75,8 +81,7 @@ import Raster
     /// instead, and the picture still equals a full redraw.
     @Test func aChainOfMoversRepaintsItsTilesNotItsBoundingBox() {
         let w = 480, h = 800
-        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
-        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        let (incremental, full) = renderers(w, h)
         var list: [DrawCommand] = (0..<8).map { k in
             .circle(center: Vec2(40 + Double(k) * 56, 60 + Double(k) * 96), radius: 50, color: Color(rgb: UInt32(0x204060 + k * 0x10)))
         }
@@ -97,9 +102,7 @@ import Raster
     /// which stays.
     @Test func stillLayerFramesEqualAFullRedraw() {
         let w = 240, h = 320
-        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
-        incremental.layerAfterFrames = 3
-        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        let (incremental, full) = renderers(w, h, layerAfterFrames: 3)
         var list = randomCircles(300, width: w, height: h, radius: 3, spread: 8, seed: 11)
         var stillCount = list.count
         for k in 0..<20 {
@@ -138,9 +141,7 @@ import Raster
     /// pixels those of a full redraw, until it holds every still circle.
     @Test func aLargeStillLayerGrowsOverSeveralFrames() {
         let w = 240, h = 400
-        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
-        incremental.layerAfterFrames = 3
-        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        let (incremental, full) = renderers(w, h, layerAfterFrames: 3)
         var list = randomCircles(900, width: w, height: h, radius: 3, spread: 4, seed: 3)
         let stillCount = list.count
         let stillArea = list.reduce(0) { $0 + $1.bounds.intersection(PixelRect(x: 0, y: 0, width: w, height: h)).area }
@@ -173,9 +174,7 @@ import Raster
     /// dropping the whole layer; the pixels stay a full redraw's.
     @Test func moversAtTheLayersEndLeaveItAtOnce() {
         let w = 240, h = 320
-        let incremental = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
-        incremental.layerAfterFrames = 3
-        let full = SceneRenderer(canvas: Canvas(width: w, height: h), fonts: fonts)
+        let (incremental, full) = renderers(w, h, layerAfterFrames: 3)
         var list = randomCircles(300, width: w, height: h, radius: 3, spread: 6, seed: 17)
         let stillCount = list.count
         for k in 0..<12 { list.append(.circle(center: Vec2(Double(30 + k % 4 * 60), Double(50 + k / 4 * 100)), radius: 8, color: .blue)) }

@@ -116,24 +116,24 @@ import Testing
         #expect(try readTextFile(path) == Self.original)
     }
 
-    @Test func anUnfinishedCalibrationWritesNothing() throws {
-        let path = file("unfinished")
+    /// Calibrates with `touches` and expects no line said and the file left as it was.
+    func expectNothingSaidOrWritten(_ name: String, touches: ([Vec2]) -> [Vec2]) throws {
+        let path = file(name)
         defer { unlink(path) }
         try writeTextFile(path, Self.original)
-        let run = try calibrate(path: path, save: true, touches: { Array($0.prefix(3)) })
+        let run = try calibrate(path: path, save: true, touches: touches)
         #expect(!run.said.contains { $0 == "[touch]" || $0.hasPrefix("calibration = ") }, "\(run.said)")
         #expect(try readTextFile(path) == Self.original)
+    }
+
+    @Test func anUnfinishedCalibrationWritesNothing() throws {
+        try expectNothingSaidOrWritten("unfinished", touches: { Array($0.prefix(3)) })
     }
 
     /// The fourth touch slips 60 px: the four no longer agree with one panel error, and a fit
     /// through them would put every touch off; nothing is said or written.
     @Test func touchesThatDisagreeWriteNothing() throws {
-        let path = file("slipped")
-        defer { unlink(path) }
-        try writeTextFile(path, Self.original)
-        let run = try calibrate(path: path, save: true, touches: { t in [t[0], t[1], t[2], t[3] + Vec2(-60, 0)] })
-        #expect(!run.said.contains { $0 == "[touch]" || $0.hasPrefix("calibration = ") }, "\(run.said)")
-        #expect(try readTextFile(path) == Self.original)
+        try expectNothingSaidOrWritten("slipped", touches: { t in [t[0], t[1], t[2], t[3] + Vec2(-60, 0)] })
     }
 
     /// The file was changed while calibrating into one a reload would refuse: the line is said,

@@ -13,17 +13,27 @@ import Testing
 /// What a stand does before it is up (its first frame on screen, READY said) and what waits
 /// until then: a cold boot's first frame must not wait for touch input or the metrics file.
 @Suite struct StandUpTests {
+    /// A frame loop on a fake DRM display showing `CountingContent`; with `stopAfter`, it
+    /// leaves after that long (the metrics timer would otherwise wake it every 15 s for ever).
+    func stand(_ settings: FrameLoopSettings, animatingFrames: Int, stopAfter: Microseconds? = nil) throws -> FrameLoop {
+        let events = VirtualEvents()
+        let (display, _, _) = try fakeScanout(events: events)
+        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
+                               content: CountingContent(animatingFrames: animatingFrames), settings: settings)
+        if let stopAfter {
+            let end = try frames.loop.addTimer { frames.loop.stop() }
+            try end.arm(after: stopAfter)   // the loop holds its timerfd: no need to keep `end`
+        }
+        try frames.start(display: display)
+        return frames
+    }
 
     /// On a DRM display the first frame is on screen when its flip event comes: what waits
     /// for the stand to be up (touch input on a stand) runs then, once, not while the frame
     /// is still on its way, so READY does not wait for opening the input devices.
     @Test func touchInputWaitsForTheFirstFrameOnScreen() throws {
-        let events = VirtualEvents()
-        let (display, _, _) = try fakeScanout(events: events)
-        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
-                               content: CountingContent(animatingFrames: 3), settings: quietSettings())
+        let frames = try stand(quietSettings(), animatingFrames: 3)
         var ran: [Bool] = []
-        try frames.start(display: display)
         frames.whenUp { ran.append(frames.firstFrameShown) }
         #expect(ran.isEmpty, "the first frame was handed over but its flip has not completed")
         try frames.run()
@@ -46,15 +56,8 @@ import Testing
         settings.notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": notify.path])
         settings.system = disk
         settings.metricsFile = folder + "/motionkiosk.prom"
-        let events = VirtualEvents()
-        let (display, _, _) = try fakeScanout(events: events)
-        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
-                               content: CountingContent(animatingFrames: 1), settings: settings)
-        // The metrics timer would wake it every 15 s for ever.
-        let end = try frames.loop.addTimer { frames.loop.stop() }
-        try end.arm(after: 1_000_000)
+        let frames = try stand(settings, animatingFrames: 1, stopAfter: 1_000_000)
         var whenUp: (ready: String?, metricsWrites: Int)?
-        try frames.start(display: display)
         frames.whenUp { whenUp = (notify.peek(), disk.log.count(of: .createUniqueFile)) }
         try frames.run()
         let up = try #require(whenUp)
@@ -73,14 +76,8 @@ import Testing
         hours.weekly.append(try OpeningHours.weekly("Daily 09:00-18:00"))
         let night = try #require(CivilTime(iso: "2026-11-23T22:00:00"))
         settings.schedule = StandSchedule(hours: hours, wakeFor: 300_000_000, wallClock: StandWallClock.starting(at: night, origin: 0, zone: .utc))
-        let events = VirtualEvents()
-        let (display, _, _) = try fakeScanout(events: events)
-        let frames = FrameLoop(loop: try EventLoop(events: events), clock: MonotonicClock(events: events), log: quietLog(),
-                               content: CountingContent(animatingFrames: 1), settings: settings)
-        let end = try frames.loop.addTimer { frames.loop.stop() }
-        try end.arm(after: 1_000_000)
+        let frames = try stand(settings, animatingFrames: 1, stopAfter: 1_000_000)
         var ran = 0
-        try frames.start(display: display)
         frames.whenUp { ran += 1 }
         try frames.run()
         #expect(ran == 1)
